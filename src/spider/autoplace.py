@@ -1,0 +1,68 @@
+"""Where a group goes on a double-click, a tap or an auto-placed drop."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import IllegalMove
+from .moves import Move
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["best_destination"]
+
+
+def best_destination(game: Game, src: int, count: int) -> Move | None:
+    """The column the group of ``count`` top cards of ``src`` goes to, or None when none takes it.
+
+    The policy, the same for every interface:
+
+    * spider: first a column whose last card is one rank higher and of the same suit, then one
+      that is one rank higher of another suit, then an empty column;
+    * spiderette: first a column one rank higher of the same suit, else an empty column (as
+      seed 001 describes; a different-suit target is not chosen automatically).
+
+    Among equal choices the nearest column to the right of ``src`` wins, wrapping around, so
+    that repeated clicks sweep the table predictably.  Raises :class:`IllegalMove` when the group
+    itself cannot be lifted (bad column, bad count or not a movable group).
+    """
+    columns = game._cols
+    size = len(columns)
+    if isinstance(src, bool) or not isinstance(src, int) or not 0 <= src < size:
+        raise IllegalMove("no-such-column", f"there is no column {src!r}")
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise IllegalMove("bad-count", f"the count must be an int, not {count!r}")
+    face_up = len(columns[src]) - game._down[src]
+    if count < 1 or count > face_up:
+        raise IllegalMove(
+            "bad-count", f"column {src} has {face_up} face-up cards; cannot lift {count}"
+        )
+    if count > game.movable_count(src):
+        raise IllegalMove("not-movable", f"these {count} cards do not move together")
+    lead = columns[src][-count]
+    wanted_rank = (lead & 15) + 1
+    same_suit: Move | None = None
+    other_suit: Move | None = None
+    empty: Move | None = None
+    for step in range(1, size):
+        dst = (src + step) % size
+        target = columns[dst]
+        if not target:
+            if empty is None:
+                empty = Move(src, dst, count)
+        elif target[-1] & 15 == wanted_rank:
+            if target[-1] >> 4 == lead >> 4:
+                if same_suit is None:
+                    same_suit = Move(src, dst, count)
+            elif other_suit is None:
+                other_suit = Move(src, dst, count)
+    if same_suit is not None:
+        return same_suit
+    if game.game == "spider" and other_suit is not None:
+        return other_suit
+    if empty is not None and count == len(columns[src]):
+        # A whole column moved into an empty one changes nothing: only do it as a last resort
+        # when nothing else exists, and then not at all.
+        return None
+    return empty

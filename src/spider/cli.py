@@ -1,0 +1,139 @@
+"""The ``spider`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .codes import parse_code
+from .errors import IllegalMove, InvalidCode
+from .game import Game
+from .moves import action_from_text
+from .render import render_text
+
+__all__ = ["load_game", "main"]
+
+
+def load_game(source: str) -> Game:
+    """A game from a code, a position text, a file holding either, or a saved-game JSON file."""
+    text = source.strip()
+    path = Path(source)
+    if not text.upper().startswith(("SP1-", "SD1-")) and "/" not in text[:40] and path.is_file():
+        text = path.read_text(encoding="utf-8").strip()
+    if text.startswith("{"):
+        return Game.from_json(text)
+    if text.upper().startswith(("SP1-", "SD1-")):
+        return Game.from_code(text)
+    if " / " in text or text.count("/") >= 5:
+        return Game.from_text(text)
+    raise ValueError(
+        f"{source!r} is neither a game code (such as SP1-S2C-AAAAAAD), a position text, "
+        "nor a file holding one"
+    )
+
+
+def _command_new(args: argparse.Namespace) -> int:
+    game = Game.new(
+        args.game, suits=args.suits, rule=args.rule, number=args.number, scoring=args.scoring
+    )
+    print(game.code)
+    print()
+    print(render_text(game, symbols=not args.ascii))
+    if args.text:
+        print()
+        print(game.to_text())
+    return 0
+
+
+def _command_show(args: argparse.Namespace) -> int:
+    game = load_game(args.source)
+    for token in args.moves:
+        game.push(action_from_text(token))
+    print(render_text(game, symbols=not args.ascii))
+    if args.legal:
+        moves = " ".join(move.text() for move in game.legal_moves()) or "none"
+        print(f"\nLegal moves: {moves}")
+        error = game.deal_error()
+        print("Deal: " + ("possible" if error is None else f"refused ({error})"))
+    if args.text:
+        print()
+        print(game.to_text())
+    return 0
+
+
+def _command_serve(args: argparse.Namespace) -> int:
+    try:
+        from .server import serve
+    except ImportError as error:  # pragma: no cover - depends on the installed extras
+        print(
+            f"spider serve needs the server extra (pip install spider-solitaire[server]): {error}",
+            file=sys.stderr,
+        )
+        return 2
+    serve(host=args.host, port=args.port, open_browser=args.open)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``spider`` command."""
+    parser = argparse.ArgumentParser(
+        prog="spider",
+        description="Spider and Spiderette solitaire: deal, show and serve games.",
+        epilog="Columns are lettered a-j in move notation: 'ad' moves one card from the first "
+        "column to the fourth, 'bc3' moves three cards, 'deal' deals from the stock.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    new = commands.add_parser("new", help="deal a game and print its code and layout")
+    new.add_argument("--game", choices=("spider", "spiderette"), default="spider")
+    new.add_argument("--suits", type=int, choices=(1, 2, 4), default=1)
+    new.add_argument("--rule", choices=("classic", "flexible"), default="classic")
+    new.add_argument("--scoring", choices=("standard", "reveal"), default="standard")
+    new.add_argument("--number", type=int, default=None, help="deal number (random if omitted)")
+    new.add_argument("--text", action="store_true", help="also print the position text")
+    new.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    new.set_defaults(handler=_command_new)
+
+    show = commands.add_parser(
+        "show", help="print a position readably (from a code, a position text or a file)"
+    )
+    show.add_argument(
+        "source", help="game code, position text, or a file holding one (or a saved game)"
+    )
+    show.add_argument("moves", nargs="*", help="actions to play first, such as: ad bc3 deal")
+    show.add_argument("--legal", action="store_true", help="also list the legal moves")
+    show.add_argument("--text", action="store_true", help="also print the position text")
+    show.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    show.set_defaults(handler=_command_show)
+
+    serve = commands.add_parser("serve", help="serve the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--open", action="store_true", help="open the app in a web browser")
+    serve.set_defaults(handler=_command_serve)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        status: int = args.handler(args)
+    except (InvalidCode, IllegalMove, ValueError, OSError) as error:
+        print(f"spider: error: {error}", file=sys.stderr)
+        return 2
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+
+_ = parse_code  # re-exported for scripts that parse codes next to the CLI

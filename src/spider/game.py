@@ -1,0 +1,725 @@
+"""The game: table, stock, moves, deals, run removal, scoring and history.
+
+The state is kept in plain lists of engine card ints (see :mod:`spider.cards`) and changed in
+place; every action pushes one compact record that :meth:`Game.undo` reverses exactly, so the
+solver can play and take back moves at full speed through the same code the player uses.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+from typing import Final, TypeAlias
+
+from .cards import SUITS, Card, card_text
+from .codes import format_code, parse_code
+from .errors import IllegalMove
+from .moves import DEAL, Action, Move
+from .options import Options
+from .shuffle import MAX_NUMBER, shuffled_deck
+
+__all__ = ["DEFAULT_UNDO_LIMIT", "Column", "Effects", "Game"]
+
+DEFAULT_UNDO_LIMIT: Final = 400
+"""Default undo depth (as in seed 004); 100 reproduces seeds 000 and 001."""
+
+_RUN_LENGTH: Final = 13
+
+# History records.  A move: (src, dst, count, flipped_src, run_suit, flipped_dst, prev_score),
+# with run_suit -1 when no run left.  A deal: (cards_dealt, ((column, suit, flipped), ...),
+# prev_score).
+_MoveRecord: TypeAlias = tuple[int, int, int, bool, int, bool, int]
+_DealRecord: TypeAlias = tuple[int, tuple[tuple[int, int, bool], ...], int]
+_Record: TypeAlias = _MoveRecord | _DealRecord
+
+
+def _ends_in_run(column: list[int], face_down: int) -> bool:
+    """True when the column ends in 13 face-up cards of one suit, King down to Ace."""
+    if len(column) - face_down < _RUN_LENGTH:
+        return False
+    ace = column[-1]
+    if ace & 15 != 1:
+        return False
+    return all(column[-1 - step] == ace + step for step in range(1, _RUN_LENGTH))
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of the table, as the caller sees it.
+
+    ``cards`` runs from the bottom to the top of the column and includes the face-down cards;
+    the first ``face_down`` of them are face down.
+    """
+
+    cards: tuple[Card, ...]
+    face_down: int
+
+    @property
+    def face_up(self) -> tuple[Card, ...]:
+        """The face-up cards, bottom to top."""
+        return self.cards[self.face_down :]
+
+    @property
+    def top(self) -> Card | None:
+        """The last (playable) card, or None when the column is empty."""
+        return self.cards[-1] if self.cards else None
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Effects:
+    """What the last action did besides moving cards: for animation and reports.
+
+    ``flipped`` lists the columns where a face-down card turned, in order; ``runs`` lists
+    ``(column, suit)`` for each completed run that left the table.
+    """
+
+    action: Action
+    flipped: tuple[int, ...]
+    runs: tuple[tuple[int, str], ...]
+
+
+class Game:
+    """A game of Spider or Spiderette.
+
+    Create one with :meth:`new`, :meth:`from_code`, :meth:`from_text` or :meth:`from_json`.
+
+    >>> g = Game.from_code("SP1-S2C-AAAAAAD")
+    >>> g.deals_left, len(g.columns), g.score
+    (5, 10, 500)
+    """
+
+    __slots__ = (
+        "_cols",
+        "_down",
+        "_flexible",
+        "_group",
+        "_history",
+        "_last",
+        "_moves",
+        "_number",
+        "_options",
+        "_played",
+        "_redo",
+        "_removed",
+        "_score",
+        "_start",
+        "_stock",
+        "_undo_limit",
+    )
+
+    def __init__(
+        self,
+        options: Options,
+        columns: list[list[int]],
+        face_down: list[int],
+        stock: list[int],
+        removed: list[int],
+        score: int,
+        moves: int,
+        number: int | None = None,
+        undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+    ) -> None:
+        """Build a game from raw engine data; prefer the ``new``/``from_*`` constructors.
+
+        ``stock`` is in dealing order (first card dealt first); ``removed`` holds suit indices.
+        """
+        if undo_limit is not None and (
+            isinstance(undo_limit, bool) or not isinstance(undo_limit, int) or undo_limit < 0
+        ):
+            raise ValueError(f"undo_limit must be an int >= 0 or None, not {undo_limit!r}")
+        self._options = options
+        self._flexible = options.flexible
+        self._number = number
+        self._cols = columns
+        self._down = face_down
+        self._stock = stock[::-1]  # reversed: the next card to deal is at the end
+        self._removed = removed
+        self._score = score
+        self._moves = moves
+        self._undo_limit = undo_limit
+        self._history: deque[_Record] = deque(maxlen=undo_limit)
+        self._redo: list[Action] = []
+        self._played: list[Action] = []
+        self._last: Effects | None = None
+        self._group: list[int] = [-1] * len(columns)
+        self._start = self._snapshot()
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def new(
+        cls,
+        game: str = "spider",
+        suits: int = 1,
+        rule: str = "classic",
+        number: int | None = None,
+        scoring: str = "standard",
+        undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+    ) -> Game:
+        """Deal game ``number`` (a random one when None) with these options."""
+        options = Options.make(game, suits, rule, scoring)
+        if number is None:
+            number = random.randrange(MAX_NUMBER + 1)
+        return cls._deal_new(options, number, undo_limit)
+
+    @classmethod
+    def from_code(
+        cls, code: str, scoring: str = "standard", undo_limit: int | None = DEFAULT_UNDO_LIMIT
+    ) -> Game:
+        """The deal of a game code such as ``'SP1-S2C-AAAAAAD'``; :class:`InvalidCode` if bad."""
+        options, number = parse_code(code, scoring)
+        return cls._deal_new(options, number, undo_limit)
+
+    @classmethod
+    def _deal_new(cls, options: Options, number: int, undo_limit: int | None) -> Game:
+        deck = shuffled_deck(options, number)
+        columns: list[list[int]] = []
+        position = 0
+        for size in options.initial_columns:
+            columns.append(deck[position : position + size])
+            position += size
+        face_down = [size - 1 for size in options.initial_columns]
+        start_score = 500 if options.scoring == "standard" else 0
+        return cls(
+            options, columns, face_down, deck[position:], [], start_score, 0, number, undo_limit
+        )
+
+    @classmethod
+    def from_text(cls, text: str, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> Game:
+        """Read a position written by :meth:`to_text`; ``ValueError`` says where it is wrong."""
+        from .notation import parse_position
+
+        return parse_position(text, undo_limit)
+
+    @classmethod
+    def from_json(cls, text: str, undo_limit: int | str | None = "saved") -> Game:
+        """Restore a game written by :meth:`to_json`, history included.
+
+        ``undo_limit`` overrides the saved depth when given.
+        """
+        from .record import game_from_json
+
+        return game_from_json(text, undo_limit)
+
+    def to_text(self) -> str:
+        """The position in text notation (see ``docs/notation.md``)."""
+        from .notation import format_position
+
+        return format_position(self)
+
+    def to_json(self) -> str:
+        """The whole game as JSON: options, starting position, actions played, redo list."""
+        from .record import game_to_json
+
+        return game_to_json(self)
+
+    def copy(self, history: bool = True) -> Game:
+        """An independent copy; with ``history=False`` the copy starts with empty history."""
+        other = Game.__new__(Game)
+        other._options = self._options
+        other._flexible = self._flexible
+        other._number = self._number
+        other._cols = [list(column) for column in self._cols]
+        other._down = list(self._down)
+        other._stock = list(self._stock)
+        other._removed = list(self._removed)
+        other._score = self._score
+        other._moves = self._moves
+        other._undo_limit = self._undo_limit
+        other._group = list(self._group)
+        other._last = self._last
+        if history:
+            other._history = deque(self._history, maxlen=self._undo_limit)
+            other._redo = list(self._redo)
+            other._played = list(self._played)
+            other._start = self._start
+        else:
+            other._history = deque(maxlen=self._undo_limit)
+            other._redo = []
+            other._played = []
+            other._start = other._snapshot()
+        return other
+
+    # ----------------------------------------------------------------- the caller's view
+
+    @property
+    def options(self) -> Options:
+        """Game, suits, rule and scoring."""
+        return self._options
+
+    @property
+    def game(self) -> str:
+        """'spider' or 'spiderette'."""
+        return self._options.game
+
+    @property
+    def suits(self) -> int:
+        """1, 2 or 4."""
+        return self._options.suits
+
+    @property
+    def rule(self) -> str:
+        """'classic' or 'flexible'."""
+        return self._options.rule
+
+    @property
+    def scoring(self) -> str:
+        """'standard' or 'reveal'."""
+        return self._options.scoring
+
+    @property
+    def number(self) -> int | None:
+        """The deal number, or None for a position that did not come from a known deal."""
+        return self._number
+
+    @property
+    def code(self) -> str | None:
+        """The game code of the deal (``'SP1-S2C-AAAAAAD'``), or None when the deal is unknown."""
+        return None if self._number is None else format_code(self._options, self._number)
+
+    @property
+    def undo_limit(self) -> int | None:
+        """How many actions can be undone (None: no limit)."""
+        return self._undo_limit
+
+    @undo_limit.setter
+    def undo_limit(self, limit: int | None) -> None:
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
+        ):
+            raise ValueError(f"undo_limit must be an int >= 0 or None, not {limit!r}")
+        self._undo_limit = limit
+        self._history = deque(self._history, maxlen=limit)
+
+    @property
+    def columns(self) -> tuple[Column, ...]:
+        """The columns, left to right."""
+        card = Card.from_int
+        return tuple(
+            Column(tuple(card(value) for value in column), down)
+            for column, down in zip(self._cols, self._down, strict=True)
+        )
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, in the order its cards will be dealt."""
+        return tuple(Card.from_int(value) for value in reversed(self._stock))
+
+    @property
+    def deals_left(self) -> int:
+        """How many deals the stock still holds."""
+        return self._options.deals_left(len(self._stock))
+
+    @property
+    def completed(self) -> tuple[str, ...]:
+        """Suits of the removed runs, in the order they were removed."""
+        return tuple(SUITS[suit] for suit in self._removed)
+
+    @property
+    def score(self) -> int:
+        """The score under the game's scoring."""
+        return self._score
+
+    @property
+    def moves(self) -> int:
+        """Moves and deals played (removing a run is not a move)."""
+        return self._moves
+
+    @property
+    def is_won(self) -> bool:
+        """True when every run has been removed."""
+        return len(self._removed) == self._options.runs_to_win
+
+    @property
+    def can_undo(self) -> bool:
+        """True when there is an action to undo."""
+        return bool(self._history)
+
+    @property
+    def can_redo(self) -> bool:
+        """True when an undone action can be replayed."""
+        return bool(self._redo)
+
+    @property
+    def played(self) -> tuple[Action, ...]:
+        """Every action from the start of the game to now (the game record)."""
+        return tuple(self._played)
+
+    @property
+    def redo_actions(self) -> tuple[Action, ...]:
+        """Undone actions that :meth:`redo` would replay, the next one last."""
+        return tuple(self._redo)
+
+    @property
+    def last_effects(self) -> Effects | None:
+        """Flips and removed runs of the last move, deal or redo (None after undo or restart)."""
+        return self._last
+
+    def __repr__(self) -> str:
+        return f"Game.from_text({self.to_text()!r})"
+
+    def __str__(self) -> str:
+        from .render import render_text
+
+        return render_text(self)
+
+    # ----------------------------------------------------------------- rules
+
+    def _group_length(self, index: int) -> int:
+        """How many top cards of a column form a group the rule lets move (cached)."""
+        cached = self._group[index]
+        if cached >= 0:
+            return cached
+        column = self._cols[index]
+        size = len(column)
+        bottom = self._down[index]
+        length = 1 if size > bottom else 0
+        position = size - 1
+        if self._flexible:
+            while position > bottom and (column[position - 1] & 15) == (column[position] & 15) + 1:
+                length += 1
+                position -= 1
+        else:
+            while position > bottom and column[position - 1] == column[position] + 1:
+                length += 1
+                position -= 1
+        self._group[index] = length
+        return length
+
+    def movable_count(self, column: int) -> int:
+        """How many top cards of ``column`` can be picked up together (0 when empty)."""
+        if not 0 <= column < len(self._cols):
+            raise IllegalMove("no-such-column", f"there is no column {column}")
+        return self._group_length(column)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal card move, by source column, then group size, then destination.
+
+        Dealing is not a card move: see :meth:`can_deal`.
+        """
+        cols = self._cols
+        empties = [index for index, column in enumerate(cols) if not column]
+        by_top_rank: list[list[int]] = [[] for _ in range(15)]
+        for index, column in enumerate(cols):
+            if column:
+                by_top_rank[column[-1] & 15].append(index)
+        moves: list[Move] = []
+        append = moves.append
+        group_length = self._group_length
+        for src, column in enumerate(cols):
+            if not column:
+                continue
+            for count in range(1, group_length(src) + 1):
+                for dst in by_top_rank[(column[-count] & 15) + 1]:
+                    append(Move(src, dst, count))
+                for dst in empties:
+                    append(Move(src, dst, count))
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        """True when :meth:`move` would accept this move."""
+        try:
+            self._check_move(move.src, move.dst, move.count)
+        except IllegalMove:
+            return False
+        return True
+
+    def _check_move(self, src: int, dst: int, count: int) -> None:
+        cols = self._cols
+        size = len(cols)
+        for name, value in (("source", src), ("destination", dst), ("count", count)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise IllegalMove(
+                    "bad-count" if name == "count" else "no-such-column",
+                    f"the {name} must be an int, not {value!r}",
+                )
+        if not 0 <= src < size:
+            raise IllegalMove("no-such-column", f"there is no column {src} (0 to {size - 1})")
+        if not 0 <= dst < size:
+            raise IllegalMove("no-such-column", f"there is no column {dst} (0 to {size - 1})")
+        if src == dst:
+            raise IllegalMove("same-column", "a group cannot move onto its own column")
+        column = cols[src]
+        face_up = len(column) - self._down[src]
+        if count < 1 or count > face_up:
+            raise IllegalMove(
+                "bad-count",
+                f"column {src} has {face_up} face-up card{'s' if face_up != 1 else ''}; "
+                f"cannot move {count}",
+            )
+        if count > self._group_length(src):
+            kind = "in descending order" if self._flexible else "of one suit in descending order"
+            raise IllegalMove(
+                "not-movable", f"only cards {kind} move together; these {count} cards do not"
+            )
+        target = cols[dst]
+        if target and (target[-1] & 15) != (column[-count] & 15) + 1:
+            raise IllegalMove(
+                "no-target",
+                f"{card_text(column[-count])} cannot go on {card_text(target[-1])}: "
+                "a card goes only on a card one rank higher, or into an empty column",
+            )
+
+    def move(self, src: int, dst: int, count: int = 1) -> None:
+        """Move the ``count`` top cards of column ``src`` onto column ``dst``.
+
+        Raises :class:`IllegalMove` and changes nothing when the rules refuse.  A face-down card
+        left on top turns over, and a completed run leaves the table, in the same action.
+        """
+        self._check_move(src, dst, count)
+        self._redo.clear()
+        self._apply_move(src, dst, count)
+        self._played.append(Move(src, dst, count))
+
+    def push(self, action: Action) -> None:
+        """Play a :class:`Move` or ``"deal"`` (``spider.DEAL``)."""
+        if isinstance(action, str):
+            if action != DEAL:
+                raise ValueError(f"unknown action {action!r}")
+            self.deal()
+        else:
+            self.move(action.src, action.dst, action.count)
+
+    def _apply_move(self, src: int, dst: int, count: int) -> None:
+        cols = self._cols
+        down = self._down
+        source = cols[src]
+        target = cols[dst]
+        target += source[-count:]
+        del source[-count:]
+        previous_score = self._score
+        group = self._group
+        group[src] = -1
+        group[dst] = -1
+        flipped_src = bool(source) and len(source) == down[src]
+        if flipped_src:
+            down[src] -= 1
+        self._moves += 1
+        options = self._options
+        run_suit = -1
+        flipped_dst = False
+        last_card = target[-1]
+        if last_card & 15 == 1 and _ends_in_run(target, down[dst]):
+            run_suit = last_card >> 4
+            del target[-_RUN_LENGTH:]
+            self._removed.append(run_suit)
+            group[dst] = -1
+            flipped_dst = bool(target) and len(target) == down[dst]
+            if flipped_dst:
+                down[dst] -= 1
+        if options.scoring == "standard":
+            score = previous_score - 1
+            if score < 0 and options.game == "spider":
+                score = 0
+            if run_suit >= 0:
+                score += 100
+        else:
+            score = previous_score + 5 * (flipped_src + flipped_dst)
+            if run_suit >= 0:
+                score += 100
+        self._score = score
+        self._history.append((src, dst, count, flipped_src, run_suit, flipped_dst, previous_score))
+        self._last = Effects(
+            Move(src, dst, count),
+            (src,) * flipped_src + (dst,) * flipped_dst,
+            ((dst, SUITS[run_suit]),) if run_suit >= 0 else (),
+        )
+
+    def deal_error(self) -> IllegalMove | None:
+        """Why a deal is refused now, or None when it is allowed."""
+        if not self._stock:
+            return IllegalMove("stock-empty", "the stock is empty: there is nothing left to deal")
+        for index, column in enumerate(self._cols):
+            if not column:
+                return IllegalMove(
+                    "empty-column",
+                    f"column {index} is empty: every column must hold a card before a deal",
+                )
+        return None
+
+    def can_deal(self) -> bool:
+        """True when a deal is allowed now."""
+        return self.deal_error() is None
+
+    def deal_blocked_forever(self) -> bool:
+        """True when the table has fewer cards than columns, so no deal can ever happen again."""
+        table = sum(len(column) for column in self._cols)
+        return bool(self._stock) and table < len(self._cols)
+
+    def deal(self) -> None:
+        """Deal one face-up card onto each column, left to right (a short last deal covers the
+        first columns).  Raises :class:`IllegalMove` (``stock-empty`` or ``empty-column``)."""
+        error = self.deal_error()
+        if error is not None:
+            raise error
+        self._redo.clear()
+        self._apply_deal()
+        self._played.append(DEAL)
+
+    def _apply_deal(self) -> None:
+        cols = self._cols
+        down = self._down
+        stock = self._stock
+        group = self._group
+        dealt = min(len(cols), len(stock))
+        for index in range(dealt):
+            cols[index].append(stock.pop())
+            group[index] = -1
+        previous_score = self._score
+        runs: list[tuple[int, int, bool]] = []
+        for index in range(dealt):
+            column = cols[index]
+            last_card = column[-1]
+            if last_card & 15 == 1 and _ends_in_run(column, down[index]):
+                del column[-_RUN_LENGTH:]
+                self._removed.append(last_card >> 4)
+                group[index] = -1
+                flipped = bool(column) and len(column) == down[index]
+                if flipped:
+                    down[index] -= 1
+                runs.append((index, last_card >> 4, flipped))
+        self._moves += 1
+        options = self._options
+        if options.scoring == "standard":
+            score = previous_score - 1
+            if score < 0 and options.game == "spider":
+                score = 0
+            score += 100 * len(runs)
+        else:
+            score = previous_score + sum(100 + 5 * flipped for _, _, flipped in runs)
+        self._score = score
+        self._history.append((dealt, tuple(runs), previous_score))
+        self._last = Effects(
+            DEAL,
+            tuple(index for index, _, flipped in runs if flipped),
+            tuple((index, SUITS[suit]) for index, suit, _ in runs),
+        )
+
+    # ----------------------------------------------------------------- history
+
+    def undo(self) -> Action:
+        """Take back the last action (a deal or move, with any run it removed); return it.
+
+        Raises ``IndexError`` when there is nothing to undo.
+        """
+        if not self._history:
+            raise IndexError("nothing to undo")
+        record = self._history.pop()
+        action = self._unapply(record)
+        self._played.pop()
+        self._redo.append(action)
+        self._last = None
+        return action
+
+    def _unapply(self, record: _Record) -> Action:
+        cols = self._cols
+        down = self._down
+        group = self._group
+        if len(record) == 7:
+            src, dst, count, flipped_src, run_suit, flipped_dst, previous_score = record
+            target = cols[dst]
+            if run_suit >= 0:
+                if flipped_dst:
+                    down[dst] += 1
+                base = run_suit << 4
+                target += [base | rank for rank in range(13, 0, -1)]
+                self._removed.pop()
+            source = cols[src]
+            if flipped_src:
+                down[src] += 1
+            source += target[-count:]
+            del target[-count:]
+            group[src] = -1
+            group[dst] = -1
+            self._score = previous_score
+            self._moves -= 1
+            return Move(src, dst, count)
+        dealt, runs, previous_score = record
+        for index, suit, flipped in reversed(runs):
+            if flipped:
+                down[index] += 1
+            cols[index] += [suit << 4 | rank for rank in range(13, 0, -1)]
+            self._removed.pop()
+        stock = self._stock
+        for index in range(dealt - 1, -1, -1):
+            stock.append(cols[index].pop())
+            group[index] = -1
+        self._score = previous_score
+        self._moves -= 1
+        return DEAL
+
+    def redo(self) -> Action:
+        """Replay the last undone action; return it.  ``IndexError`` when there is none."""
+        if not self._redo:
+            raise IndexError("nothing to redo")
+        action = self._redo.pop()
+        if isinstance(action, str):
+            self._apply_deal()
+        else:
+            self._apply_move(action.src, action.dst, action.count)
+        self._played.append(action)
+        return action
+
+    def restart(self) -> None:
+        """Go back to the start of the game (the deal, or the position it was opened from).
+
+        The history is cleared.
+        """
+        self._restore(self._start)
+        self._history.clear()
+        self._redo.clear()
+        self._played.clear()
+        self._last = None
+
+    # ----------------------------------------------------------------- internals
+
+    def _snapshot(
+        self,
+    ) -> tuple[
+        tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int
+    ]:
+        return (
+            tuple(tuple(column) for column in self._cols),
+            tuple(self._down),
+            tuple(self._stock),
+            tuple(self._removed),
+            self._score,
+            self._moves,
+        )
+
+    def _restore(
+        self,
+        snapshot: tuple[
+            tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int
+        ],
+    ) -> None:
+        columns, down, stock, removed, score, moves = snapshot
+        self._cols = [list(column) for column in columns]
+        self._down = list(down)
+        self._stock = list(stock)
+        self._removed = list(removed)
+        self._score = score
+        self._moves = moves
+        self._group = [-1] * len(self._cols)
+
+    def start_position(self) -> Game:
+        """A new game at the start of this one (what :meth:`restart` returns to)."""
+        other = self.copy(history=False)
+        other._restore(self._start)
+        other._start = self._start
+        return other
+
+    def state_key(self) -> tuple[object, ...]:
+        """A hashable key of the exact position (cards, face-down counts, stock, runs, score)."""
+        return (
+            tuple(tuple(column) for column in self._cols),
+            tuple(self._down),
+            tuple(self._stock),
+            tuple(self._removed),
+            self._score,
+            self._moves,
+        )

@@ -1,0 +1,260 @@
+"""Position notation: a whole position on one line of text, like FEN for chess.
+
+Sections are separated by ``/``::
+
+    spider 2 classic standard #3 / score=500 moves=0 removed=- / 5h 3s kd 10S / ... / 3h 4s
+
+1. header: game, suits, rule, scoring, and ``#N`` when the position comes from deal number N;
+2. counters: ``score=``, ``moves=`` and ``removed=`` (suit letters of removed runs in order,
+   ``-`` for none);
+3. one section per column, bottom to top: face-down cards in lower case, face-up cards in upper
+   case, ``-`` for an empty column;
+4. the stock in dealing order (written in lower case: it is face down), ``-`` when empty.
+
+``docs/notation.md`` documents it with examples.  Every error is a ``ValueError`` naming the
+section, the token and its character offset.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Final
+
+from .cards import RANK_NAMES, SUITS, card_text, parse_card_int
+from .options import Options
+from .shuffle import MAX_NUMBER
+
+__all__ = ["format_position", "parse_position"]
+
+_TOKEN_RE: Final = re.compile(r"\S+")
+_COUNTER_RE: Final = re.compile(r"^(score|moves|removed)=(.*)$")
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def format_position(game: Game) -> str:
+    """The position of ``game`` in text notation."""
+    options = game.options
+    header = f"{options.game} {options.suits} {options.rule} {options.scoring}"
+    if game.number is not None:
+        header += f" #{game.number}"
+    removed = "".join(game.completed) or "-"
+    sections = [header, f"score={game.score} moves={game.moves} removed={removed}"]
+    for column, face_down in zip(game._cols, game._down, strict=True):
+        sections.append(_format_column(column, face_down))
+    stock = " ".join(card_text(card).lower() for card in reversed(game._stock))
+    sections.append(stock or "-")
+    return " / ".join(sections)
+
+
+def _format_column(column: list[int], face_down: int) -> str:
+    if not column:
+        return "-"
+    return " ".join(
+        card_text(card).lower() if position < face_down else card_text(card)
+        for position, card in enumerate(column)
+    )
+
+
+class _Reader:
+    """Splits the text into sections and reports errors with their place."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sections: list[tuple[int, str]] = []
+        start = 0
+        for part in text.split("/"):
+            self.sections.append((start, part))
+            start += len(part) + 1
+
+    def tokens(self, index: int) -> list[tuple[int, str]]:
+        offset, part = self.sections[index]
+        return [(offset + match.start(), match.group()) for match in _TOKEN_RE.finditer(part)]
+
+    def error(self, section: int, offset: int | None, message: str) -> ValueError:
+        names = {0: "header", 1: "counters"}
+        name = names.get(section, f"section {section + 1}")
+        where = f"{name}" if offset is None else f"{name}, character {offset + 1}"
+        return ValueError(f"position text, {where}: {message}")
+
+
+def parse_position(text: str, undo_limit: int | None) -> Game:
+    """Read position text into a :class:`~spider.game.Game`; ``ValueError`` says where it is bad."""
+    from .game import Game
+
+    if not isinstance(text, str):
+        raise ValueError(f"position text must be a str, not {type(text).__name__}")
+    reader = _Reader(text.strip())
+    options, number = _parse_header(reader)
+    expected = 2 + options.column_count + 1
+    if len(reader.sections) != expected:
+        raise ValueError(
+            f"position text: a {options.game} position has {expected} sections separated by '/' "
+            f"(header, counters, {options.column_count} columns, stock), not {len(reader.sections)}"
+        )
+    score, moves, removed = _parse_counters(reader, options)
+    columns: list[list[int]] = []
+    face_down: list[int] = []
+    for column_number in range(options.column_count):
+        section = 2 + column_number
+        cards, down = _parse_column(reader, section, column_number)
+        columns.append(cards)
+        face_down.append(down)
+    stock_section = 2 + options.column_count
+    stock = _parse_cards(reader, stock_section, allow_upper=True)[0]
+    if (options.stock_size - len(stock)) % options.column_count or len(stock) > options.stock_size:
+        raise reader.error(
+            stock_section,
+            None,
+            f"a {options.game} stock cannot hold {len(stock)} cards (it starts with "
+            f"{options.stock_size} and each deal takes {options.column_count})",
+        )
+    _check_composition(options, columns, stock, removed)
+    return Game(options, columns, face_down, stock, removed, score, moves, number, undo_limit)
+
+
+def _parse_header(reader: _Reader) -> tuple[Options, int | None]:
+    tokens = reader.tokens(0)
+    words = [word for _, word in tokens]
+    if len(words) not in (4, 5):
+        raise reader.error(
+            0,
+            None,
+            "expected 'GAME SUITS RULE SCORING [#NUMBER]', such as 'spider 2 classic standard'",
+        )
+    game, suits_text, rule, scoring = (word.lower() for word in words[:4])
+    if not suits_text.isdigit():
+        raise reader.error(0, tokens[1][0], f"suits must be 1, 2 or 4, not {suits_text!r}")
+    try:
+        options = Options.make(game, int(suits_text), rule, scoring)
+    except ValueError as error:
+        raise reader.error(0, None, str(error)) from None
+    number = None
+    if len(words) == 5:
+        offset, word = tokens[4]
+        if not (word.startswith("#") and word[1:].isdigit() and int(word[1:]) <= MAX_NUMBER):
+            raise reader.error(
+                0, offset, f"expected '#' and a deal number 0-{MAX_NUMBER}, not {word!r}"
+            )
+        number = int(word[1:])
+    return options, number
+
+
+def _parse_counters(reader: _Reader, options: Options) -> tuple[int, int, list[int]]:
+    values: dict[str, str] = {}
+    for offset, token in reader.tokens(1):
+        match = _COUNTER_RE.match(token)
+        if match is None:
+            raise reader.error(
+                1, offset, f"expected score=N, moves=N or removed=SUITS, not {token!r}"
+            )
+        key, value = match.groups()
+        if key in values:
+            raise reader.error(1, offset, f"{key} is given twice")
+        values[key] = value
+        if key in ("score", "moves") and not re.fullmatch(r"-?\d+", value):
+            raise reader.error(1, offset, f"{key} must be a whole number, not {value!r}")
+        if (
+            key == "removed"
+            and value != "-"
+            and not all(letter in options.suit_letters for letter in value.upper())
+        ):
+            raise reader.error(
+                1,
+                offset,
+                f"removed lists suit letters among {''.join(options.suit_letters)}, or '-', "
+                f"not {value!r}",
+            )
+    for key in ("score", "moves", "removed"):
+        if key not in values:
+            raise reader.error(1, None, f"{key}= is missing")
+    moves = int(values["moves"])
+    if moves < 0:
+        raise reader.error(1, None, "moves cannot be negative")
+    removed_text = values["removed"].upper()
+    removed = [] if removed_text == "-" else [SUITS.index(letter) for letter in removed_text]
+    if len(removed) > options.runs_to_win:
+        raise reader.error(1, None, f"{options.game} has only {options.runs_to_win} runs to remove")
+    return int(values["score"]), moves, removed
+
+
+def _parse_cards(
+    reader: _Reader, section: int, allow_upper: bool
+) -> tuple[list[int], list[bool], list[int]]:
+    tokens = reader.tokens(section)
+    if len(tokens) == 1 and tokens[0][1] == "-":
+        return [], [], []
+    if not tokens:
+        raise reader.error(section, None, "empty section: write '-' for no cards")
+    cards: list[int] = []
+    hidden: list[bool] = []
+    offsets: list[int] = []
+    for offset, token in tokens:
+        try:
+            card = parse_card_int(token)
+        except ValueError:
+            raise reader.error(
+                section, offset, f"{token!r} is not a card (rank A,2-10,J,Q,K then suit S,H,D,C)"
+            ) from None
+        cards.append(card)
+        hidden.append(token == token.lower() and not allow_upper)
+        offsets.append(offset)
+    return cards, hidden, offsets
+
+
+def _parse_column(reader: _Reader, section: int, column_number: int) -> tuple[list[int], int]:
+    cards, hidden, offsets = _parse_cards(reader, section, allow_upper=False)
+    down = 0
+    while down < len(hidden) and hidden[down]:
+        down += 1
+    for position in range(down, len(cards)):
+        if hidden[position]:
+            raise reader.error(
+                section,
+                offsets[position],
+                f"column {column_number}: face-down cards (lower case) must all come before the "
+                "face-up ones",
+            )
+    if cards and down == len(cards):
+        raise reader.error(
+            section, None, f"column {column_number}: the last card of a column is always face up"
+        )
+    face_up = cards[down:]
+    if (
+        len(face_up) >= 13
+        and face_up[-1] & 15 == 1
+        and all(face_up[-1 - step] == face_up[-1] + step for step in range(1, 13))
+    ):
+        raise reader.error(
+            section,
+            None,
+            f"column {column_number} ends in a complete run, which would already have left the "
+            "table",
+        )
+    return cards, down
+
+
+def _check_composition(
+    options: Options, columns: list[list[int]], stock: list[int], removed: list[int]
+) -> None:
+    present: Counter[int] = Counter(stock)
+    for column in columns:
+        present.update(column)
+    for suit in removed:
+        present.update(suit << 4 | rank for rank in range(1, 14))
+    expected = Counter(options.composition())
+    if present == expected:
+        return
+    problems = []
+    for card in sorted(set(expected) | set(present)):
+        have, want = present[card], expected[card]
+        if have != want:
+            name = RANK_NAMES[card & 15] + SUITS[card >> 4]
+            problems.append(f"{name} {have} time{'s' if have != 1 else ''} instead of {want}")
+    raise ValueError(
+        f"position text: the cards are not those of a {options.suits}-suit {options.game} game: "
+        + "; ".join(problems[:6])
+        + ("; …" if len(problems) > 6 else "")
+    )

@@ -1,0 +1,333 @@
+"""The JSON protocol between the web page and the engine (see ``docs/protocol.md``).
+
+The page sends small JSON requests; :class:`Session` answers with the player's view of the state
+(face-down cards as counts only), the legal moves in the shape the page needs, events for
+animation, and errors as stable codes.  Pure Python, no I/O: the Web Worker calls
+:meth:`Session.handle_json` under Pyodide, and pytest calls it directly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Final
+
+from .autoplace import best_destination
+from .cards import card_text
+from .codes import parse_code
+from .errors import IllegalMove, InvalidCode
+from .game import DEFAULT_UNDO_LIMIT, Effects, Game
+from .moves import DEAL, Action, Move
+
+__all__ = ["PROTOCOL_VERSION", "ProtocolError", "Session", "game_view"]
+
+PROTOCOL_VERSION: Final = 1
+
+Reply = dict[str, Any]
+
+
+class ProtocolError(Exception):
+    """A request that cannot be answered; ``code`` is the stable error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _card_names(cards: list[int]) -> list[str]:
+    return [card_text(card) for card in cards]
+
+
+def game_view(game: Game) -> dict[str, Any]:
+    """The player's view of ``game``: what the page may show and where each group may go."""
+    columns = []
+    all_moves = game.legal_moves()
+    for index, column in enumerate(game._cols):
+        down = game._down[index]
+        pickup = game.movable_count(index)
+        dests: list[list[int]] = [[] for _ in range(pickup)]
+        for move in all_moves:
+            if move.src == index:
+                dests[move.count - 1].append(move.dst)
+        columns.append(
+            {"down": down, "up": _card_names(column[down:]), "pickup": pickup, "dests": dests}
+        )
+    error = game.deal_error()
+    return {
+        "game": game.game,
+        "suits": game.suits,
+        "rule": game.rule,
+        "scoring": game.scoring,
+        "code": game.code,
+        "number": game.number,
+        "columns": columns,
+        "deals_left": game.deals_left,
+        "stock_cards": len(game._stock),
+        "can_deal": error is None,
+        "deal_error": None if error is None else error.code,
+        "blocked_deal": game.deal_blocked_forever(),
+        "completed": list(game.completed),
+        "score": game.score,
+        "moves": game.moves,
+        "won": game.is_won,
+        "can_undo": game.can_undo,
+        "can_redo": game.can_redo,
+        "undo_limit": game.undo_limit,
+        "has_moves": bool(all_moves),
+    }
+
+
+def _effect_events(game: Game, action: Action, stock_before: int) -> list[dict[str, Any]]:
+    """Events of a move or deal just played (``stock_before``: stock size before it)."""
+    events: list[dict[str, Any]] = []
+    effects: Effects | None = game.last_effects
+    runs = effects.runs if effects is not None else ()
+    if isinstance(action, Move):
+        # When the move completed a run, the moved cards left the table with it.
+        moved = [] if runs else _card_names(game._cols[action.dst][-action.count :])
+        events.append(
+            {
+                "type": "move",
+                "src": action.src,
+                "dst": action.dst,
+                "count": action.count,
+                "cards": moved,
+            }
+        )
+    else:
+        dealt = min(len(game._cols), stock_before)
+        events.append({"type": "deal", "columns": list(range(dealt))})
+    for column, suit in runs:
+        events.append({"type": "run", "column": column, "suit": suit})
+    if effects is not None:
+        for column in effects.flipped:
+            events.append(
+                {"type": "flip", "column": column, "card": card_text(game._cols[column][-1])}
+            )
+    return events
+
+
+def _int_field(request: dict[str, Any], name: str, default: int | None = None) -> int:
+    value = request.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProtocolError("bad-request", f"field {name!r} must be an integer")
+    return value
+
+
+def _undo_limit_field(request: dict[str, Any], default: int | None) -> int | None:
+    if "undo_limit" not in request:
+        return default
+    value = request["undo_limit"]
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ProtocolError("bad-request", "field 'undo_limit' must be an integer >= 0 or null")
+    return value
+
+
+class Session:
+    """One player's game, driven by JSON requests.
+
+    >>> session = Session()
+    >>> reply = session.handle({"op": "new", "game": "spider", "suits": 1, "number": 3})
+    >>> reply["ok"], reply["state"]["code"]
+    (True, 'SP1-S1C-AAAAAAD')
+    """
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+        self._extra: dict[str, Any] = {}
+        self._ops: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {
+            "new": self._op_new,
+            "open": self._op_open,
+            "load": self._op_load,
+            "move": self._op_move,
+            "auto": self._op_auto,
+            "deal": self._op_deal,
+            "undo": self._op_undo,
+            "redo": self._op_redo,
+            "restart": self._op_restart,
+            "set": self._op_set,
+            "state": self._op_state,
+        }
+
+    def register(self, op: str, handler: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> None:
+        """Add an operation (used by optional parts such as hints)."""
+        self._ops[op] = handler
+
+    # ----------------------------------------------------------------- entry points
+
+    def handle_json(self, text: str) -> str:
+        """Answer a JSON request with a JSON reply (what the Web Worker calls)."""
+        try:
+            request = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as error:
+            return json.dumps(self._error_reply(None, "bad-request", f"not JSON: {error}"))
+        return json.dumps(self.handle(request), separators=(",", ":"))
+
+    def handle(self, request: Any) -> Reply:
+        """Answer one request (a dict); never raises for bad input."""
+        if not isinstance(request, dict):
+            return self._error_reply(None, "bad-request", "a request is a JSON object")
+        request_id = request.get("id")
+        op = request.get("op")
+        handler = self._ops.get(op) if isinstance(op, str) else None
+        if handler is None:
+            return self._error_reply(request_id, "bad-request", f"unknown op {op!r}")
+        try:
+            events = handler(request)
+        except ProtocolError as error:
+            self._extra = {}
+            return self._error_reply(request_id, error.code, str(error))
+        except IllegalMove as error:
+            return self._error_reply(request_id, error.code, str(error))
+        reply: Reply = {"id": request_id, "ok": True, "version": PROTOCOL_VERSION}
+        game = self._require_game()
+        reply["state"] = game_view(game)
+        reply["events"] = events
+        if op != "state":
+            reply["saved"] = game.to_json()
+        if self._extra:
+            reply.update(self._extra)
+            self._extra = {}
+        return reply
+
+    def _error_reply(self, request_id: Any, code: str, message: str) -> Reply:
+        reply: Reply = {
+            "id": request_id,
+            "ok": False,
+            "version": PROTOCOL_VERSION,
+            "error": {"code": code, "message": message},
+        }
+        if self.game is not None:
+            reply["state"] = game_view(self.game)
+        return reply
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise ProtocolError("no-game", "start a game first (op 'new', 'open' or 'load')")
+        return self.game
+
+    def set_extra(self, values: dict[str, Any]) -> None:
+        """Attach fields to the reply being built (for registered operations such as hints)."""
+        self._extra = dict(values)
+
+    # ----------------------------------------------------------------- operations
+
+    def _op_new(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        number = request.get("number")
+        if number is not None:
+            number = _int_field(request, "number")
+        try:
+            game = Game.new(
+                request.get("game", "spider"),
+                suits=request.get("suits", 1),
+                rule=request.get("rule", "classic"),
+                number=number,
+                scoring=request.get("scoring", "standard"),
+                undo_limit=_undo_limit_field(request, DEFAULT_UNDO_LIMIT),
+            )
+        except ValueError as error:
+            raise ProtocolError("bad-request", str(error)) from None
+        self.game = game
+        return [{"type": "new"}]
+
+    def _op_open(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        undo_limit = _undo_limit_field(request, DEFAULT_UNDO_LIMIT)
+        scoring = request.get("scoring", "standard")
+        if "code" in request:
+            code = request["code"]
+            if not isinstance(code, str):
+                raise ProtocolError("invalid-code", "a game code is text")
+            try:
+                options, number = parse_code(code, scoring)
+            except InvalidCode as error:
+                raise ProtocolError("invalid-code", str(error)) from None
+            except ValueError as error:
+                raise ProtocolError("bad-request", str(error)) from None
+            self.game = Game.new(
+                options.game,
+                suits=options.suits,
+                rule=options.rule,
+                number=number,
+                scoring=options.scoring,
+                undo_limit=undo_limit,
+            )
+        elif "position" in request:
+            try:
+                self.game = Game.from_text(str(request["position"]), undo_limit=undo_limit)
+            except ValueError as error:
+                raise ProtocolError("invalid-position", str(error)) from None
+        else:
+            raise ProtocolError("bad-request", "op 'open' needs a 'code' or a 'position'")
+        return [{"type": "new"}]
+
+    def _op_load(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        saved = request.get("saved")
+        if not isinstance(saved, str):
+            raise ProtocolError("invalid-saved", "field 'saved' must be the saved game text")
+        limit: int | str | None = "saved"
+        if "undo_limit" in request:
+            limit = _undo_limit_field(request, DEFAULT_UNDO_LIMIT)
+        try:
+            self.game = Game.from_json(saved, undo_limit=limit)
+        except ValueError as error:
+            raise ProtocolError("invalid-saved", str(error)) from None
+        return [{"type": "new"}]
+
+    def _play(self, game: Game, action: Action) -> list[dict[str, Any]]:
+        stock_before = len(game._stock)
+        game.push(action)
+        return _effect_events(game, action, stock_before)
+
+    def _op_move(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        game = self._require_game()
+        move = Move(
+            _int_field(request, "src"), _int_field(request, "dst"), _int_field(request, "count", 1)
+        )
+        return self._play(game, move)
+
+    def _op_auto(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        game = self._require_game()
+        move = best_destination(game, _int_field(request, "src"), _int_field(request, "count", 1))
+        if move is None:
+            raise ProtocolError("no-destination", "no column takes this group")
+        return self._play(game, move)
+
+    def _op_deal(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        return self._play(self._require_game(), DEAL)
+
+    def _op_undo(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        game = self._require_game()
+        if not game.can_undo:
+            raise ProtocolError("nothing-to-undo", "there is nothing to undo")
+        action = game.undo()
+        event: dict[str, Any] = {"type": "undo", "action": _action_json(action)}
+        return [event]
+
+    def _op_redo(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        game = self._require_game()
+        if not game.can_redo:
+            raise ProtocolError("nothing-to-redo", "there is nothing to redo")
+        stock_before = len(game._stock)
+        action = game.redo()
+        return [{"type": "redo"}, *_effect_events(game, action, stock_before)]
+
+    def _op_restart(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        self._require_game().restart()
+        return [{"type": "restart"}]
+
+    def _op_set(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        game = self._require_game()
+        game.undo_limit = _undo_limit_field(request, game.undo_limit)
+        return []
+
+    def _op_state(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        self._require_game()
+        return []
+
+
+def _action_json(action: Action) -> dict[str, Any]:
+    if isinstance(action, str):
+        return {"type": "deal"}
+    return {"type": "move", "src": action.src, "dst": action.dst, "count": action.count}

@@ -1,0 +1,315 @@
+"""Static file serving for :mod:`spider.server`: safe lookup, MIME types, ETags, gzip.
+
+Why not Starlette's ``StaticFiles`` + ``GZipMiddleware``? We want, all at once:
+
+- a strict lookup: no directory listings, no dot files, no ``..``/``.``/empty segments, no
+  back-slashes or NUL, nothing whose real path (symlinks resolved) leaves the root: all 404;
+- our own MIME table (the ``mimetypes`` module depends on the host's ``/etc/mime.types``);
+- strong ETags from the content (sha256), so they survive restarts and copies;
+- gzip that does not break ranges or ETags: a compressible file is gzipped once, kept in a
+  bounded in-memory cache, and served with its own ETag (``"<hash>.gz"``) and
+  ``Vary: Accept-Encoding``; a request with ``Range`` gets the identity bytes through
+  Starlette's ``FileResponse`` (206/416, ``If-Range``); a gzip that saves under 10 % (an already
+  deflated zip such as Pyodide's ``python_stdlib.zip``, images) is not used.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import stat
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from email.utils import formatdate, parsedate_to_datetime
+from pathlib import Path
+
+import anyio.to_thread
+from starlette.datastructures import Headers
+from starlette.responses import FileResponse, Response
+from starlette.types import Receive, Scope, Send
+
+MIME_TYPES: Mapping[str, str] = {
+    ".html": "text/html; charset=utf-8",
+    ".htm": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".avif": "image/avif",
+    ".ico": "image/x-icon",
+    ".woff": "font/woff",
+    ".woff2": "font/woff2",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
+    ".ts": "text/plain; charset=utf-8",
+    ".py": "text/x-python; charset=utf-8",
+    ".xml": "application/xml",
+}
+DEFAULT_MIME = "application/octet-stream"
+
+#: Media types worth trying to gzip (anything ``text/*`` is too).
+COMPRESSIBLE = frozenset(
+    {
+        "application/javascript",
+        "application/json",
+        "application/manifest+json",
+        "application/wasm",
+        "application/xml",
+        "image/svg+xml",
+        "image/x-icon",
+        "application/zip",  # our engine.zip is stored uncompressed; a deflated zip fails the 10 % test
+    }
+)
+#: Below this many bytes gzip is not worth a round of CPU.
+MIN_COMPRESS_SIZE = 1024
+#: Files larger than this are always streamed from disk, never gzipped in memory.
+MAX_COMPRESS_SIZE = 64 * 1024 * 1024
+#: A gzip is used only when it is at most this fraction of the original.
+MAX_GZIP_RATIO = 0.9
+GZIP_LEVEL = 6
+
+
+def media_type_for(name: str) -> str:
+    return MIME_TYPES.get(os.path.splitext(name)[1].lower(), DEFAULT_MIME)
+
+
+def is_compressible(media_type: str) -> bool:
+    base = media_type.partition(";")[0].strip().lower()
+    return base.startswith("text/") or base in COMPRESSIBLE
+
+
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an ``Accept-Encoding`` value allows gzip (``q=0`` refuses it)."""
+    if not accept_encoding:
+        return False
+    star: bool | None = None
+    for item in accept_encoding.split(","):
+        coding, *params = (part.strip() for part in item.split(";"))
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        coding = coding.lower()
+        if coding in ("gzip", "x-gzip"):
+            return q > 0
+        if coding == "*":
+            star = q > 0
+    return bool(star)
+
+
+def safe_path(root: Path, relative: str) -> Path | None:
+    """The regular file ``relative`` (URL path, ``/``-separated, decoded) under ``root``.
+
+    None for anything that is not a plain file strictly inside ``root``: empty path or segment
+    (directories, ``//``, a trailing ``/``), ``.``/``..``, dot files, back-slashes, NUL, and
+    symlinks whose target lies outside the root.
+    """
+    if not relative or "\x00" in relative or "\\" in relative:
+        return None
+    parts = relative.split("/")
+    if any(not part or part.startswith(".") for part in parts):
+        return None
+    try:
+        root_real = os.path.realpath(root)
+        real = os.path.realpath(os.path.join(root_real, *parts))
+        if os.path.commonpath([root_real, real]) != root_real or real == root_real:
+            return None
+        if not stat.S_ISREG(os.stat(real).st_mode):
+            return None
+    except (OSError, ValueError):
+        return None
+    return Path(real)
+
+
+@dataclass(frozen=True)
+class Representation:
+    """What we know about one file version: its hash and, maybe, a worthwhile gzip."""
+
+    etag: str
+    gzip_etag: str | None
+    gzip_body: bytes | None
+
+
+class FileCache:
+    """Content hashes and gzip bodies of files, keyed by path and stat, bounded in bytes."""
+
+    def __init__(self, max_bytes: int = 128 * 1024 * 1024) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[str, int, int, int], Representation] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self._key_locks: dict[tuple[str, int, int, int], threading.Lock] = {}
+
+    @staticmethod
+    def key(path: Path, st: os.stat_result) -> tuple[str, int, int, int]:
+        return (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+
+    def get(self, path: Path, st: os.stat_result, media_type: str) -> Representation:
+        """Blocking: hash (and maybe gzip) the file once per version."""
+        key = self.key(path, st)
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:
+            with self._lock:
+                if key in self._entries:
+                    return self._entries[key]
+            rep = self._compute(path, st, media_type)
+            with self._lock:
+                self._store(key, rep)
+                self._key_locks.pop(key, None)
+            return rep
+
+    def _compute(self, path: Path, st: os.stat_result, media_type: str) -> Representation:
+        worth_gzip = (
+            is_compressible(media_type) and MIN_COMPRESS_SIZE <= st.st_size <= MAX_COMPRESS_SIZE
+        )
+        if worth_gzip:
+            data = path.read_bytes()
+            digest = hashlib.sha256(data).hexdigest()[:32]
+            compressed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+            if len(compressed) <= MAX_GZIP_RATIO * len(data):
+                return Representation(f'"{digest}"', f'"{digest}.gz"', compressed)
+            return Representation(f'"{digest}"', None, None)
+        sha = hashlib.sha256()
+        with path.open("rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                sha.update(chunk)
+        return Representation(f'"{sha.hexdigest()[:32]}"', None, None)
+
+    def _store(self, key: tuple[str, int, int, int], rep: Representation) -> None:
+        old = self._entries.pop(key, None)
+        if old is not None and old.gzip_body is not None:
+            self._bytes -= len(old.gzip_body)
+        self._entries[key] = rep
+        if rep.gzip_body is not None:
+            self._bytes += len(rep.gzip_body)
+        while self._bytes > self.max_bytes and len(self._entries) > 1:
+            _, evicted = self._entries.popitem(last=False)
+            if evicted.gzip_body is not None:
+                self._bytes -= len(evicted.gzip_body)
+
+
+class BytesResponse(Response):
+    """An in-memory body whose ``Content-Length`` stays right for ``HEAD``."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        head = scope.get("method", "GET").upper() == "HEAD"
+        await send(
+            {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
+        )
+        await send({"type": "http.response.body", "body": b"" if head else self.body})
+
+
+def _etag_matches(if_none_match: str, etags: Iterable[str | None]) -> bool:
+    if if_none_match.strip() == "*":
+        return True
+    wanted = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+    return any(tag is not None and tag in wanted for tag in etags)
+
+
+def _not_modified_since(request: Headers, mtime: float | None) -> bool:
+    value = request.get("if-modified-since")
+    if value is None or mtime is None or "if-none-match" in request:
+        return False
+    try:
+        since = parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return False
+    return int(mtime) <= since
+
+
+def representation_response(
+    request: Headers,
+    *,
+    media_type: str,
+    headers: Mapping[str, str],
+    etag: str,
+    body: bytes | None = None,
+    gzip_body: bytes | None = None,
+    gzip_etag: str | None = None,
+    path: Path | None = None,
+    st: os.stat_result | None = None,
+) -> Response:
+    """Choose the representation (gzip or identity), answer 304s, build the response.
+
+    Give either ``body`` (in memory) or ``path`` and ``st`` (streamed from disk, with ranges).
+    """
+    out = dict(headers)
+    has_gzip = gzip_body is not None and gzip_etag is not None
+    if has_gzip or is_compressible(media_type):
+        out["Vary"] = "Accept-Encoding"
+    use_gzip = has_gzip and accepts_gzip(request.get("accept-encoding")) and (
+        "range" not in request or body is not None
+    )
+    chosen_etag = gzip_etag if use_gzip and gzip_etag else etag
+    out["ETag"] = chosen_etag
+    mtime = st.st_mtime if st is not None else None
+    if mtime is not None:
+        out["Last-Modified"] = formatdate(mtime, usegmt=True)
+
+    if_none_match = request.get("if-none-match")
+    if (if_none_match is not None and _etag_matches(if_none_match, (etag, gzip_etag))) or (
+        _not_modified_since(request, mtime)
+    ):
+        keep = ("cache-control", "etag", "vary", "last-modified", "x-pyodide-version")
+        return Response(
+            status_code=304, headers={k: v for k, v in out.items() if k.lower() in keep}
+        )
+
+    if use_gzip:
+        assert gzip_body is not None
+        out["Content-Encoding"] = "gzip"
+        return BytesResponse(gzip_body, media_type=media_type, headers=out)
+    if body is not None:
+        return BytesResponse(body, media_type=media_type, headers=out)
+    assert path is not None and st is not None
+    return FileResponse(path, media_type=media_type, headers=out, stat_result=st)
+
+
+async def file_response(
+    cache: FileCache,
+    root: Path,
+    relative: str,
+    request: Headers,
+    headers: Mapping[str, str],
+) -> Response | None:
+    """The response for ``relative`` under ``root``, or None when there is no such file."""
+    path = await anyio.to_thread.run_sync(safe_path, root, relative)
+    if path is None:
+        return None
+    try:
+        st = await anyio.to_thread.run_sync(os.stat, path)
+    except OSError:
+        return None
+    media_type = media_type_for(path.name)
+    rep = await anyio.to_thread.run_sync(cache.get, path, st, media_type)
+    return representation_response(
+        request,
+        media_type=media_type,
+        headers=headers,
+        etag=rep.etag,
+        gzip_body=rep.gzip_body,
+        gzip_etag=rep.gzip_etag,
+        path=path,
+        st=st,
+    )

@@ -1,0 +1,73 @@
+// Engine client: the page's only door to the rules. It owns the module worker, numbers the
+// requests, and resolves each with the engine's parsed reply. Requests made before the engine
+// is ready are sent at once and answered, in order, when it is.
+
+export class EngineClient extends EventTarget {
+  constructor(url = new URL("./worker.js", import.meta.url)) {
+    super();
+    this.url = url;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.status = "idle";
+    this.worker = null;
+  }
+
+  start() {
+    this.status = "loading";
+    this.dispatchEvent(new CustomEvent("status", { detail: { status: "loading" } }));
+    const worker = new Worker(this.url, { type: "module" });
+    this.worker = worker;
+    worker.onmessage = (event) => this.#receive(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.#fail(event.message || "worker error");
+    };
+    // Re-send what was waiting for a worker that failed and was restarted.
+    for (const [id, p] of this.pending) worker.postMessage({ id, text: p.text });
+  }
+
+  /** Restarts a failed engine; requests still waiting are sent to the new worker. */
+  restart() {
+    this.worker?.terminate();
+    this.start();
+  }
+
+  /** Sends a request object; resolves with the reply object (ok true or false). */
+  request(req) {
+    const id = this.nextId++;
+    const text = JSON.stringify({ ...req, id });
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, text });
+      this.worker?.postMessage({ id, text });
+    });
+  }
+
+  get ready() {
+    return this.status === "ready";
+  }
+
+  #fail(detail) {
+    if (this.status === "error") return;
+    this.status = "error";
+    this.dispatchEvent(new CustomEvent("status", { detail: { status: "error", detail } }));
+  }
+
+  #receive(msg) {
+    if (msg.type === "ready") {
+      this.status = "ready";
+      this.version = msg.version;
+      this.dispatchEvent(new CustomEvent("status", { detail: { status: "ready", version: msg.version } }));
+    } else if (msg.type === "error") {
+      this.#fail(msg.detail);
+    } else if (msg.type === "reply") {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      try {
+        p.resolve(JSON.parse(msg.text));
+      } catch (err) {
+        p.reject(err);
+      }
+    }
+  }
+}

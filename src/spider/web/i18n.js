@@ -1,0 +1,90 @@
+// i18n: English, Catalan, Spanish and Italian. Each locale is a module of plain strings
+// (with {name} placeholders and {one, other} plural forms) plus the How to play pages.
+
+export const LANGUAGES = { en: "English", ca: "Català", es: "Español", it: "Italiano" };
+
+const loaders = {
+  en: () => import("./locales/en.js"),
+  ca: () => import("./locales/ca.js"),
+  es: () => import("./locales/es.js"),
+  it: () => import("./locales/it.js"),
+};
+
+let lang = "en";
+let strings = {};
+let plural = new Intl.PluralRules("en");
+
+/** The language to use: ?lang=xx, then the saved choice, then the browser's languages. */
+export function pickLanguage(saved) {
+  const forced = new URLSearchParams(location.search).get("lang");
+  if (forced && forced.slice(0, 2).toLowerCase() in LANGUAGES) return forced.slice(0, 2).toLowerCase();
+  if (saved && saved in LANGUAGES) return saved;
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const base = String(tag).slice(0, 2).toLowerCase();
+    if (base in LANGUAGES) return base;
+  }
+  return "en";
+}
+
+export async function setLanguage(code) {
+  const mod = await (loaders[code] ?? loaders.en)();
+  lang = code in loaders ? code : "en";
+  strings = mod.default;
+  plural = new Intl.PluralRules(lang);
+  document.documentElement.lang = lang;
+  return lang;
+}
+
+export function current() {
+  return lang;
+}
+
+/** The text for `key`, with {placeholders} filled from `params`; `params.n` picks a plural form. */
+export function t(key, params = {}) {
+  let s = strings[key];
+  if (s === undefined) return key;
+  if (typeof s === "object" && !Array.isArray(s)) s = s[plural.select(params.n ?? 0)] ?? s.other;
+  return String(s).replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+export function has(key) {
+  return key in strings;
+}
+
+/** Raw locale data, such as the How to play pages. */
+export function data(key) {
+  return strings[key];
+}
+
+const RANKS = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+export function parseCard(text) {
+  return { rank: RANKS.indexOf(text.slice(0, -1)), suit: text.slice(-1) };
+}
+
+/** "Queen of hearts", "reina de corazones"… */
+export function cardName(text) {
+  const { rank, suit } = parseCard(text);
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
+}
+
+/** Applies the locale to the static page: [data-i18n], [data-i18n-title], [data-i18n-aria]. */
+export function applyToDocument(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  document.title = t("app.title");
+}
+
+export function formatTime(ms) {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = h ? String(m).padStart(2, "0") : String(m);
+  return (h ? `${h}:` : "") + `${mm}:${String(s).padStart(2, "0")}`;
+}
+
+export function formatNumber(n) {
+  return new Intl.NumberFormat(lang).format(n);
+}

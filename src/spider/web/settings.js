@@ -1,0 +1,75 @@
+// Settings: full defaults, merged with what the player chose; remembered in storage.
+
+import * as storage from "./storage.js";
+
+const KEY = "settings";
+const coarse = globalThis.matchMedia?.("(pointer: coarse)").matches ?? false;
+
+export const LANGS = ["en", "ca", "es", "it"];
+export const UNDO_LIMITS = [100, 400, null];
+
+export function defaults() {
+  return {
+    lang: "", // "" follows the browser
+    highlight: true,
+    doubleClick: true,
+    singleTap: coarse, // on by default on touch screens, off on desktops
+    autoPlace: false,
+    animations: true,
+    fourColor: false,
+    undoLimit: 400, // 100, 400 or null (unlimited)
+    options: { game: "spider", suits: 1, rule: "classic", scoring: "standard" },
+  };
+}
+
+const OPTION_VALUES = {
+  game: ["spider", "spiderette"],
+  suits: [1, 2, 4],
+  rule: ["classic", "flexible"],
+  scoring: ["standard", "reveal"],
+};
+
+function validate(data) {
+  if (!data || typeof data !== "object") throw new Error("settings: not an object");
+  const out = defaults();
+  for (const k of ["highlight", "doubleClick", "singleTap", "autoPlace", "animations", "fourColor"]) {
+    if (typeof data[k] === "boolean") out[k] = data[k];
+  }
+  if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;
+  if (UNDO_LIMITS.includes(data.undoLimit)) out.undoLimit = data.undoLimit;
+  if (data.options && typeof data.options === "object") {
+    for (const [k, values] of Object.entries(OPTION_VALUES)) {
+      if (values.includes(data.options[k])) out.options[k] = data.options[k];
+    }
+  }
+  return out;
+}
+
+let current = storage.read(KEY, validate, null) ?? defaults();
+const listeners = new Set();
+
+export function get() {
+  return current;
+}
+
+/** Merges `patch` into the settings, saves them and tells the listeners what changed. */
+export function update(patch) {
+  const before = current;
+  current = validate({ ...current, ...patch, options: { ...current.options, ...(patch.options ?? {}) } });
+  storage.write(KEY, current);
+  const changed = Object.keys(patch).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(current[k]));
+  if (changed.length) for (const fn of listeners) fn(current, changed);
+}
+
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function reducedMotion() {
+  return globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+
+export function animate() {
+  return current.animations && !reducedMotion();
+}
