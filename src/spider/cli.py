@@ -19,9 +19,12 @@ __all__ = ["load_game", "main"]
 def load_game(source: str) -> Game:
     """A game from a code, a position text, a file holding either, or a saved-game JSON file."""
     text = source.strip()
-    path = Path(source)
-    if not text.upper().startswith(("SP1-", "SD1-")) and "/" not in text[:40] and path.is_file():
-        text = path.read_text(encoding="utf-8").strip()
+    try:
+        is_file = len(text) < 4096 and Path(text).is_file()
+    except OSError:
+        is_file = False
+    if is_file:
+        text = Path(text).read_text(encoding="utf-8").strip()
     if text.startswith("{"):
         return Game.from_json(text)
     if text.upper().startswith(("SP1-", "SD1-")):

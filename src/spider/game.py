@@ -96,6 +96,7 @@ class Game:
         "_cols",
         "_down",
         "_flexible",
+        "_floor",
         "_group",
         "_history",
         "_last",
@@ -106,6 +107,7 @@ class Game:
         "_redo",
         "_removed",
         "_score",
+        "_standard",
         "_start",
         "_stock",
         "_undo_limit",
@@ -144,7 +146,9 @@ class Game:
         self._history: deque[_Record] = deque(maxlen=undo_limit)
         self._redo: list[Action] = []
         self._played: list[Action] = []
-        self._last: Effects | None = None
+        self._last: _Record | None = None
+        self._standard = options.scoring == "standard"
+        self._floor = options.game == "spider"
         self._group: list[int] = [-1] * len(columns)
         self._start = self._snapshot()
 
@@ -232,6 +236,8 @@ class Game:
         other._undo_limit = self._undo_limit
         other._group = list(self._group)
         other._last = self._last
+        other._standard = self._standard
+        other._floor = self._floor
         if history:
             other._history = deque(self._history, maxlen=self._undo_limit)
             other._redo = list(self._redo)
@@ -357,7 +363,22 @@ class Game:
     @property
     def last_effects(self) -> Effects | None:
         """Flips and removed runs of the last move, deal or redo (None after undo or restart)."""
-        return self._last
+        record = self._last
+        if record is None:
+            return None
+        if len(record) == 7:
+            src, dst, count, flipped_src, run_suit, flipped_dst, _ = record
+            return Effects(
+                Move(src, dst, count),
+                (src,) * flipped_src + (dst,) * flipped_dst,
+                ((dst, SUITS[run_suit]),) if run_suit >= 0 else (),
+            )
+        _, runs, _ = record
+        return Effects(
+            DEAL,
+            tuple(index for index, _, flipped in runs if flipped),
+            tuple((index, SUITS[suit]) for index, suit, _ in runs),
+        )
 
     def __repr__(self) -> str:
         return f"Game.from_text({self.to_text()!r})"
@@ -409,15 +430,20 @@ class Game:
                 by_top_rank[column[-1] & 15].append(index)
         moves: list[Move] = []
         append = moves.append
+        new = tuple.__new__
         group_length = self._group_length
+        cache = self._group
         for src, column in enumerate(cols):
             if not column:
                 continue
-            for count in range(1, group_length(src) + 1):
+            length = cache[src]
+            if length < 0:
+                length = group_length(src)
+            for count in range(1, length + 1):
                 for dst in by_top_rank[(column[-count] & 15) + 1]:
-                    append(Move(src, dst, count))
+                    append(new(Move, (src, dst, count)))
                 for dst in empties:
-                    append(Move(src, dst, count))
+                    append(new(Move, (src, dst, count)))
         return moves
 
     def is_legal(self, move: Move) -> bool:
@@ -428,15 +454,20 @@ class Game:
             return False
         return True
 
-    def _check_move(self, src: int, dst: int, count: int) -> None:
-        cols = self._cols
-        size = len(cols)
+    @staticmethod
+    def _check_types(src: object, dst: object, count: object) -> None:
         for name, value in (("source", src), ("destination", dst), ("count", count)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise IllegalMove(
                     "bad-count" if name == "count" else "no-such-column",
                     f"the {name} must be an int, not {value!r}",
                 )
+
+    def _check_move(self, src: int, dst: int, count: int) -> None:
+        cols = self._cols
+        size = len(cols)
+        if not (type(src) is int and type(dst) is int and type(count) is int):
+            self._check_types(src, dst, count)
         if not 0 <= src < size:
             raise IllegalMove("no-such-column", f"there is no column {src} (0 to {size - 1})")
         if not 0 <= dst < size:
@@ -471,9 +502,10 @@ class Game:
         left on top turns over, and a completed run leaves the table, in the same action.
         """
         self._check_move(src, dst, count)
-        self._redo.clear()
+        if self._redo:
+            self._redo.clear()
         self._apply_move(src, dst, count)
-        self._played.append(Move(src, dst, count))
+        self._played.append(tuple.__new__(Move, (src, dst, count)))
 
     def push(self, action: Action) -> None:
         """Play a :class:`Move` or ``"deal"`` (``spider.DEAL``)."""
@@ -499,7 +531,6 @@ class Game:
         if flipped_src:
             down[src] -= 1
         self._moves += 1
-        options = self._options
         run_suit = -1
         flipped_dst = False
         last_card = target[-1]
@@ -511,9 +542,9 @@ class Game:
             flipped_dst = bool(target) and len(target) == down[dst]
             if flipped_dst:
                 down[dst] -= 1
-        if options.scoring == "standard":
+        if self._standard:
             score = previous_score - 1
-            if score < 0 and options.game == "spider":
+            if score < 0 and self._floor:
                 score = 0
             if run_suit >= 0:
                 score += 100
@@ -522,12 +553,9 @@ class Game:
             if run_suit >= 0:
                 score += 100
         self._score = score
-        self._history.append((src, dst, count, flipped_src, run_suit, flipped_dst, previous_score))
-        self._last = Effects(
-            Move(src, dst, count),
-            (src,) * flipped_src + (dst,) * flipped_dst,
-            ((dst, SUITS[run_suit]),) if run_suit >= 0 else (),
-        )
+        record = (src, dst, count, flipped_src, run_suit, flipped_dst, previous_score)
+        self._history.append(record)
+        self._last = record
 
     def deal_error(self) -> IllegalMove | None:
         """Why a deal is refused now, or None when it is allowed."""
@@ -583,21 +611,17 @@ class Game:
                     down[index] -= 1
                 runs.append((index, last_card >> 4, flipped))
         self._moves += 1
-        options = self._options
-        if options.scoring == "standard":
+        if self._standard:
             score = previous_score - 1
-            if score < 0 and options.game == "spider":
+            if score < 0 and self._floor:
                 score = 0
             score += 100 * len(runs)
         else:
             score = previous_score + sum(100 + 5 * flipped for _, _, flipped in runs)
         self._score = score
-        self._history.append((dealt, tuple(runs), previous_score))
-        self._last = Effects(
-            DEAL,
-            tuple(index for index, _, flipped in runs if flipped),
-            tuple((index, SUITS[suit]) for index, suit, _ in runs),
-        )
+        record = (dealt, tuple(runs), previous_score)
+        self._history.append(record)
+        self._last = record
 
     # ----------------------------------------------------------------- history
 
@@ -608,14 +632,13 @@ class Game:
         """
         if not self._history:
             raise IndexError("nothing to undo")
-        record = self._history.pop()
-        action = self._unapply(record)
-        self._played.pop()
+        self._unapply(self._history.pop())
+        action = self._played.pop()
         self._redo.append(action)
         self._last = None
         return action
 
-    def _unapply(self, record: _Record) -> Action:
+    def _unapply(self, record: _Record) -> None:
         cols = self._cols
         down = self._down
         group = self._group
@@ -637,7 +660,7 @@ class Game:
             group[dst] = -1
             self._score = previous_score
             self._moves -= 1
-            return Move(src, dst, count)
+            return
         dealt, runs, previous_score = record
         for index, suit, flipped in reversed(runs):
             if flipped:
@@ -650,7 +673,6 @@ class Game:
             group[index] = -1
         self._score = previous_score
         self._moves -= 1
-        return DEAL
 
     def redo(self) -> Action:
         """Replay the last undone action; return it.  ``IndexError`` when there is none."""

@@ -104,7 +104,8 @@ def parse_position(text: str, undo_limit: int | None) -> Game:
         face_down.append(down)
     stock_section = 2 + options.column_count
     stock = _parse_cards(reader, stock_section, allow_upper=True)[0]
-    if (options.stock_size - len(stock)) % options.column_count or len(stock) > options.stock_size:
+    valid_size = len(stock) == 0 or (options.stock_size - len(stock)) % options.column_count == 0
+    if not valid_size or len(stock) > options.stock_size:
         raise reader.error(
             stock_section,
             None,

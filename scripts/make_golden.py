@@ -1,0 +1,75 @@
+"""Write the golden data files of tests/golden/ from the current engine.
+
+Run it only when a change of the data is intended (a new vector or a new perft deal); the tests
+then pin the new data forever.  Usage: python scripts/make_golden.py
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spider import Game
+
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
+
+VECTOR_CODES = [
+    "SP1-S1C-AAAAAAA",
+    "SP1-S1C-AAAAAAD",
+    "SP1-S2C-AAAAAAD",
+    "SP1-S4C-AAAAAAD",
+    "SP1-S4F-ZZZZZZZ",
+    "SD1-S1-AAAAABD",
+    "SD1-S2-AAAAAAD",
+    "SD1-S4-BCDEFGH",
+]
+
+PERFT_CODES = ["SP1-S1C-AAAAAAD", "SP1-S2F-AAAAAAK", "SP1-S4C-AAAABCD", "SD1-S4-AAAAABD"]
+
+
+def perft(game: Game, depth: int) -> list[int]:
+    """Distinct positions (by position text) reachable in exactly 1..depth actions."""
+    frontier = {game.to_text(): game}
+    counts = []
+    for _ in range(depth):
+        following: dict[str, Game] = {}
+        for current in frontier.values():
+            actions: list[object] = list(current.legal_moves())
+            if current.can_deal():
+                actions.append("deal")
+            for action in actions:
+                child = current.copy(history=False)
+                child.push(action)  # type: ignore[arg-type]
+                following.setdefault(child.to_text(), child)
+        counts.append(len(following))
+        frontier = following
+    return counts
+
+
+def main() -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    vectors = []
+    for code in VECTOR_CODES:
+        game = Game.from_code(code)
+        vectors.append(
+            {
+                "code": code,
+                "number": game.number,
+                "columns": [
+                    " ".join(
+                        str(card).lower() if index < column.face_down else str(card)
+                        for index, card in enumerate(column.cards)
+                    )
+                    for column in game.columns
+                ],
+                "stock": " ".join(str(card) for card in game.stock),
+                "position": game.to_text(),
+            }
+        )
+    (GOLDEN / "deals.json").write_text(json.dumps(vectors, indent=1) + "\n", encoding="utf-8")
+    perfts = [{"code": code, "counts": perft(Game.from_code(code), 3)} for code in PERFT_CODES]
+    (GOLDEN / "perft.json").write_text(json.dumps(perfts, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""Helpers for building test positions."""
+
+from __future__ import annotations
+
+import random
+
+from spider import Game, Options
+from spider.cards import parse_card_int
+
+VARIANTS = [
+    ("spider", 1, "classic"),
+    ("spider", 2, "classic"),
+    ("spider", 4, "classic"),
+    ("spider", 2, "flexible"),
+    ("spider", 4, "flexible"),
+    ("spiderette", 1, "classic"),
+    ("spiderette", 2, "classic"),
+    ("spiderette", 4, "classic"),
+]
+
+
+def random_play(game: Game, steps: int, rng: random.Random, deal_chance: float = 0.1) -> Game:
+    """Play ``steps`` random actions (moves, sometimes a deal) through the public API."""
+    for _ in range(steps):
+        moves = game.legal_moves()
+        if game.can_deal() and (not moves or rng.random() < deal_chance):
+            game.deal()
+        elif moves:
+            game.move(*rng.choice(moves))
+        else:
+            break
+    return game
+
+
+def position(
+    game: str,
+    suits: int,
+    columns: list[str],
+    stock: str = "",
+    removed: str = "",
+    rule: str = "classic",
+    scoring: str = "standard",
+    score: int = 500,
+) -> Game:
+    """A hand-made position for rule tests (the card composition is not checked).
+
+    Columns are written bottom to top, face-down cards in lower case: ``"5h 3s KD QD"``.
+    """
+    options = Options.make(game, suits, rule, scoring)
+    cols: list[list[int]] = []
+    down: list[int] = []
+    for text in columns:
+        tokens = text.split()
+        cols.append([parse_card_int(token) for token in tokens])
+        down.append(sum(1 for token in tokens if token == token.lower()))
+    stock_cards = [parse_card_int(token) for token in stock.split()]
+    removed_suits = ["SHDC".index(letter) for letter in removed]
+    return Game(options, cols, down, stock_cards, removed_suits, score, 0)

@@ -1,0 +1,51 @@
+"""The command line, through its main() entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spider import Game
+from spider.cli import main
+
+
+def test_new_prints_code_and_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "--suits", "2", "--number", "3", "--text"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("SP1-S2C-AAAAAAD\n")
+    assert "[##]" in out and "\u2665" in out
+    assert Game.from_code("SP1-S2C-AAAAAAD").to_text() in out
+
+
+def test_show_code_with_moves_and_legal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "SP1-S2C-AAAAAAD", "be", "deal", "--legal", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert "Moves 2" in out and "Legal moves:" in out and "Deals left 4" in out
+
+
+def test_show_file_and_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game.from_code("SD1-S4-AAAAABD")
+    file = tmp_path / "position.txt"
+    file.write_text(game.to_text())
+    assert main(["show", str(file)]) == 0
+    assert main(["show", game.to_text()]) == 0
+    saved = tmp_path / "game.json"
+    saved.write_text(game.to_json())
+    assert main(["show", str(saved)]) == 0
+    assert capsys.readouterr().out.count("SD1-S4-AAAAABD") == 3
+
+
+def test_errors_are_reported_not_raised(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "SP1-S9C-AAAAAAA"]) == 2
+    assert "1, 2 or 4" in capsys.readouterr().err
+    assert main(["show", "SP1-S1C-AAAAAAA", "aa"]) == 2
+    assert "own column" in capsys.readouterr().err
+    assert main(["show", "nonsense"]) == 2
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    assert "serve" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--help"])
