@@ -3,13 +3,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
+# Playwright drives Debian's Chromium; it must never download a browser of its own.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test setup lint typecheck unit bench clean
+.PHONY: run test setup lint typecheck unit bench clean vendor browser
 
 run: setup
 	$(BIN)/spider serve
 
-setup: $(STAMP)
+setup: $(STAMP) vendor
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,10 +26,18 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy --strict src/spider
 
-unit: setup
+# Pyodide from the npm registry, pinned in pyodide.lock.json (no-op when vendor/ is current).
+vendor:
+	$(PYTHON) scripts/fetch_pyodide.py
+
+# Debian's Chromium for the browser tests (no-op when installed).
+browser:
+	@test -x $(CHROMIUM) || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+unit: setup browser
 	$(BIN)/pytest -q -n 2
 
-test: lint typecheck unit
+test: browser lint typecheck unit
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py

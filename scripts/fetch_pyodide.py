@@ -104,9 +104,7 @@ def safe_members(tar: tarfile.TarFile) -> list[tuple[tarfile.TarInfo, PurePosixP
         relative = PurePosixPath(*path.parts[1:])
         if not relative.parts:
             continue
-        if info.isdir():
-            members.append((info, relative))
-        elif info.isfile():
+        if info.isdir() or info.isfile():
             members.append((info, relative))
         else:
             raise FetchError(f"refusing non-regular tar entry {info.name!r}")
@@ -203,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dest", type=Path, default=DEFAULT_DEST, help="target directory")
     parser.add_argument("--force", action="store_true", help="fetch even when up to date")
     parser.add_argument(
-        "--check", action="store_true", help="only report whether dest is up to date (exit 1 if not)"
+        "--check", action="store_true", help="only say whether dest is up to date (exit 1 if not)"
     )
     parser.add_argument("--list", action="store_true", help="list the vendored files")
     args = parser.parse_args(argv)

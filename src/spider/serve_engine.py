@@ -50,9 +50,8 @@ def is_engine_file(relative: PurePosixPath) -> bool:
     name = parts[-1]
     if not (name.endswith(".py") or name == "py.typed"):
         return False
-    if len(parts) == 1 and (name in EXCLUDED_MODULES or name.startswith(EXCLUDED_PREFIXES)):
-        return False
-    return True
+    at_root = len(parts) == 1
+    return not (at_root and (name in EXCLUDED_MODULES or name.startswith(EXCLUDED_PREFIXES)))
 
 
 def engine_files(package_dir: Path) -> list[PurePosixPath]:

@@ -70,7 +70,8 @@ COMPRESSIBLE = frozenset(
         "application/xml",
         "image/svg+xml",
         "image/x-icon",
-        "application/zip",  # our engine.zip is stored uncompressed; a deflated zip fails the 10 % test
+        # engine.zip is stored uncompressed; an already deflated zip fails the 10 % test.
+        "application/zip",
     }
 )
 #: Below this many bytes gzip is not worth a round of CPU.
@@ -258,8 +259,10 @@ def representation_response(
     has_gzip = gzip_body is not None and gzip_etag is not None
     if has_gzip or is_compressible(media_type):
         out["Vary"] = "Accept-Encoding"
-    use_gzip = has_gzip and accepts_gzip(request.get("accept-encoding")) and (
-        "range" not in request or body is not None
+    use_gzip = (
+        has_gzip
+        and accepts_gzip(request.get("accept-encoding"))
+        and ("range" not in request or body is not None)
     )
     chosen_etag = gzip_etag if use_gzip and gzip_etag else etag
     out["ETag"] = chosen_etag

@@ -1,0 +1,334 @@
+"""The web server: the front end, the Pyodide runtime and the engine's sources. No game state.
+
+``create_app()`` builds the Starlette app, ``serve()`` runs it on uvicorn (``spider serve``).
+
+URLs:
+
+- ``/`` (``index.html``) and every other file of the front end, from ``spider/web/``;
+- ``/pyodide/<file>`` and ``/pyodide/<version>/<file>``: the vendored Pyodide runtime
+  (``vendor/pyodide/`` at the repository root, or ``$SPIDER_PYODIDE_DIR``). The versioned URL is
+  cached for a year as immutable; the plain one is revalidated (``no-cache`` + ETag) so that an
+  upgrade can never mix files of two versions in a browser cache. Responses carry
+  ``X-Pyodide-Version``;
+- ``/engine.zip``: the engine's Python sources (see :mod:`spider.serve_engine`), unpack into a
+  directory on ``sys.path`` and ``import spider``; ``/engine.json``: its version (content hash),
+  file list, and the Pyodide version and versioned URL;
+- ``/healthz``: ``ok``.
+
+Every response carries the security headers below (a strict CSP: scripts, workers and fetches
+from this origin only; ``'wasm-unsafe-eval'`` lets Pyodide compile its WebAssembly). Only GET
+and HEAD are allowed; directories and anything outside the served roots are 404.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import sys
+import threading
+import time
+import webbrowser
+from collections.abc import Mapping
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from spider.serve_engine import EngineBundle, build_engine_zip
+from spider.serve_static import (
+    GZIP_LEVEL,
+    FileCache,
+    file_response,
+    representation_response,
+)
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+WEB_DIR = PACKAGE_DIR / "web"
+REPO_DIR = PACKAGE_DIR.parent.parent
+PYODIDE_ENV = "SPIDER_PYODIDE_DIR"
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "connect-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; "
+    "base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+)
+SECURITY_HEADERS: Mapping[str, str] = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+ALLOWED_METHODS = ("GET", "HEAD")
+
+NO_CACHE = "no-cache"
+IMMUTABLE = "public, max-age=31536000, immutable"
+SHORT_CACHE = "public, max-age=60"
+#: Front-end files that must always be revalidated (the page, its service worker, manifest).
+REVALIDATED_FILES = frozenset({"index.html", "sw.js", "manifest.webmanifest"})
+
+
+def default_pyodide_dir() -> Path:
+    """``$SPIDER_PYODIDE_DIR``, else ``vendor/pyodide`` of the source checkout (or of the cwd)."""
+    env = os.environ.get(PYODIDE_ENV)
+    if env:
+        return Path(env)
+    checkout = REPO_DIR / "vendor" / "pyodide"
+    if checkout.is_dir():
+        return checkout
+    return Path.cwd() / "vendor" / "pyodide"
+
+
+def pyodide_version(pyodide_dir: Path) -> str | None:
+    """The version in the vendored ``package.json``, or None when there is none."""
+    try:
+        meta = json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    version = meta.get("version") if isinstance(meta, dict) else None
+    if isinstance(version, str) and version and "/" not in version and not version.startswith("."):
+        return version
+    return None
+
+
+class SecurityMiddleware:
+    """Security headers on every response; 405 for methods other than GET and HEAD.
+
+    An unhandled error becomes a plain 500 here (with the headers) before it propagates, so
+    even error pages carry the headers.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        if scope["method"] not in ALLOWED_METHODS:
+            response = PlainTextResponse(
+                "Method Not Allowed", status_code=405, headers={"Allow": ", ".join(ALLOWED_METHODS)}
+            )
+            await response(scope, receive, send_with_headers)
+            return
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if not started:
+                error = PlainTextResponse("Internal Server Error", status_code=500)
+                await error(scope, receive, send_with_headers)
+            raise
+
+
+class _App:
+    """The request handlers, holding only read-only configuration and caches."""
+
+    def __init__(
+        self,
+        web_dir: Path,
+        pyodide_dir: Path,
+        engine: EngineBundle,
+        extra_static: Mapping[str, Path],
+    ) -> None:
+        self.web_dir = web_dir
+        self.pyodide_dir = pyodide_dir
+        self.pyodide_version = pyodide_version(pyodide_dir)
+        self.engine = engine
+        self.engine_gzip = _gzip(engine.data)
+        self.extra_static = dict(extra_static)
+        self.cache = FileCache()
+        info = {
+            "version": engine.version,
+            "files": list(engine.files),
+            "pyodide": (
+                {"version": self.pyodide_version, "url": f"/pyodide/{self.pyodide_version}/"}
+                if self.pyodide_version
+                else None
+            ),
+        }
+        self.engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
+
+    def _pyodide_headers(self) -> dict[str, str]:
+        return {"X-Pyodide-Version": self.pyodide_version} if self.pyodide_version else {}
+
+    async def healthz(self, request: Request) -> Response:
+        return PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
+
+    async def engine_zip(self, request: Request) -> Response:
+        return representation_response(
+            request.headers,
+            media_type="application/zip",
+            headers={"Cache-Control": NO_CACHE},
+            etag=self.engine.etag,
+            body=self.engine.data,
+            gzip_body=self.engine_gzip,
+            gzip_etag=f'"{self.engine.version}.gz"',
+        )
+
+    async def engine_info(self, request: Request) -> Response:
+        return representation_response(
+            request.headers,
+            media_type="application/json",
+            headers={"Cache-Control": NO_CACHE, **self._pyodide_headers()},
+            etag=f'"{_short_hash(self.engine_json)}"',
+            body=self.engine_json,
+        )
+
+    async def pyodide(self, request: Request) -> Response:
+        relative: str = request.path_params["path"]
+        cache_control = NO_CACHE
+        first, sep, rest = relative.partition("/")
+        if sep and self.pyodide_version and first == self.pyodide_version:
+            relative, cache_control = rest, IMMUTABLE
+        headers = {"Cache-Control": cache_control, **self._pyodide_headers()}
+        return await self._file(self.pyodide_dir, relative, request.headers, headers)
+
+    async def static(self, request: Request) -> Response:
+        relative: str = request.path_params["path"]
+        for prefix, root in self.extra_static.items():
+            if relative.startswith(prefix):
+                rest = relative[len(prefix) :]
+                return await self._file(root, rest, request.headers, {"Cache-Control": NO_CACHE})
+        if relative == "":
+            relative = "index.html"
+        name = relative.rpartition("/")[2]
+        headers = {"Cache-Control": NO_CACHE if name in REVALIDATED_FILES else SHORT_CACHE}
+        if name == "sw.js":
+            headers["Service-Worker-Allowed"] = "/"
+        return await self._file(self.web_dir, relative, request.headers, headers)
+
+    async def _file(
+        self, root: Path, relative: str, request: Headers, headers: Mapping[str, str]
+    ) -> Response:
+        response = await file_response(self.cache, root, relative, request, headers)
+        if response is None:
+            return PlainTextResponse("Not Found", status_code=404)
+        return response
+
+
+def _short_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def _gzip(data: bytes) -> bytes:
+    return gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+
+
+def browser_url(host: str, port: int) -> str:
+    """The URL a browser on this machine uses to reach ``host:port``."""
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def create_app(
+    pyodide_dir: Path | None = None,
+    *,
+    web_dir: Path | None = None,
+    engine_dir: Path | None = None,
+    extra_static: Mapping[str, Path] | None = None,
+) -> Starlette:
+    """Build the app.
+
+    ``pyodide_dir`` defaults to :func:`default_pyodide_dir`, ``web_dir`` to ``spider/web/``,
+    ``engine_dir`` (the package zipped into ``/engine.zip``) to the ``spider`` package itself.
+    ``extra_static`` maps URL prefixes (``"_test/"``, no leading slash, with a trailing one) to
+    more directories, served with ``no-cache``: tests use it for their own pages.
+    """
+    extra = dict(extra_static or {})
+    for prefix in extra:
+        if prefix.startswith("/") or not prefix.endswith("/"):
+            raise ValueError(f"extra_static prefix {prefix!r} must look like 'name/'")
+    handlers = _App(
+        web_dir=(web_dir or WEB_DIR),
+        pyodide_dir=(pyodide_dir or default_pyodide_dir()),
+        engine=build_engine_zip(engine_dir or PACKAGE_DIR),
+        extra_static=extra,
+    )
+    routes: list[BaseRoute] = [
+        Route("/healthz", handlers.healthz, methods=["GET", "HEAD"]),
+        Route("/engine.zip", handlers.engine_zip, methods=["GET", "HEAD"]),
+        Route("/engine.json", handlers.engine_info, methods=["GET", "HEAD"]),
+        Route("/pyodide/{path:path}", handlers.pyodide, methods=["GET", "HEAD"]),
+        Route("/{path:path}", handlers.static, methods=["GET", "HEAD"]),
+    ]
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityMiddleware)])
+    app.state.web_dir = handlers.web_dir
+    app.state.pyodide_dir = handlers.pyodide_dir
+    app.state.pyodide_version = handlers.pyodide_version
+    app.state.engine = handlers.engine
+    return app
+
+
+def _open_when_started(server: object, url: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if getattr(server, "started", False):
+            webbrowser.open(url)
+            return
+        time.sleep(0.1)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
+    """Serve the app with uvicorn until interrupted."""
+    import uvicorn
+
+    app = create_app()
+    state = app.state
+    url = browser_url(host, port)
+    if not (state.web_dir / "index.html").is_file():
+        print(f"spider serve: warning: no front end at {state.web_dir}", file=sys.stderr)
+    if state.pyodide_version is None:
+        print(
+            f"spider serve: warning: no Pyodide at {state.pyodide_dir} "
+            f"(run `make vendor`, or set {PYODIDE_ENV})",
+            file=sys.stderr,
+        )
+    print(
+        f"spider serve: {url} (engine {state.engine.version}, "
+        f"{len(state.engine.files)} files; Pyodide {state.pyodide_version} "
+        f"from {state.pyodide_dir})",
+        file=sys.stderr,
+    )
+    config = uvicorn.Config(app, host=host, port=port, server_header=False, log_level="info")
+    server = uvicorn.Server(config)
+    if open_browser:
+        threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
+    server.run()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m spider.server [--host H] [--port P] [--open]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m spider.server", description=serve.__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--open", action="store_true", help="open a browser tab")
+    args = parser.parse_args(argv)
+    serve(args.host, args.port, args.open)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""Real-browser test harness: the real app on a live uvicorn, Debian's Chromium via Playwright.
+
+Fixtures (every test in this directory is marked ``browser``):
+
+- ``live_server`` (session): the app of :func:`spider.server.create_app` with the vendored
+  Pyodide, served by uvicorn in a background thread on a free loopback port; test-only pages of
+  ``tests/browser/pages/`` are served under ``/_test/``. ``live_server.url`` has no trailing slash.
+- ``browser`` (session): ``/usr/bin/chromium`` (or ``$SPIDER_CHROMIUM``), headless. Playwright
+  never downloads a browser here.
+- ``profile``: parametrised over ``phone`` (360x640, mobile, touch, DPR 2) and ``desktop``
+  (1280x800). A test that needs only one writes
+  ``@pytest.mark.parametrize("profile", ["desktop"], indirect=True)``.
+- ``context`` / ``page``: a fresh browser context (and page) per test, with ``base_url`` set, so
+  ``page.goto("/")`` opens the app. Console messages and page errors are kept in ``page_log``.
+- ``screenshot(page, suffix="")``: saves ``test-artifacts/screenshots/<test>-<profile>.png``.
+- ``wait_engine_ready(page, timeout=60_000)``: waits for
+  ``document.documentElement.dataset.engine === "ready"`` (fails at once on ``"error"``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    sync_playwright,
+)
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+PAGES = HERE / "pages"
+ARTIFACTS = REPO / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+CHROMIUM = Path(os.environ.get("SPIDER_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ENGINE_READY_TIMEOUT_MS = 60_000
+
+PROFILES: dict[str, dict[str, Any]] = {
+    "phone": {
+        "viewport": {"width": 360, "height": 640},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "desktop": {
+        "viewport": {"width": 1280, "height": 800},
+        "device_scale_factor": 1,
+        "is_mobile": False,
+        "has_touch": False,
+    },
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+# ---------------------------------------------------------------- live server
+
+
+@dataclass
+class LiveServer:
+    url: str
+    pyodide_dir: Path
+    pyodide_version: str | None
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    import uvicorn
+
+    from spider.server import create_app, default_pyodide_dir
+
+    pyodide_dir = default_pyodide_dir()
+    if not (pyodide_dir / "pyodide.mjs").is_file():
+        pytest.fail(f"no vendored Pyodide in {pyodide_dir}: run `make vendor`", pytrace=False)
+    app = create_app(pyodide_dir, extra_static={"_test/": PAGES})
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="live-server", daemon=True
+    )
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the live server did not start", pytrace=False)
+        time.sleep(0.02)
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", pyodide_dir, app.state.pyodide_version)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+# ---------------------------------------------------------------- browser
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"no Chromium at {CHROMIUM}: run `make browser`", pytrace=False)
+    browser = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture(params=sorted(PROFILES))
+def profile(request: pytest.FixtureRequest) -> str:
+    """The device profile's name, ``phone`` or ``desktop``."""
+    name: str = request.param
+    return name
+
+
+@dataclass
+class PageLog:
+    """What the pages of a context said: console messages and uncaught errors."""
+
+    console: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        self.console.append(f"{message.type}: {message.text}")
+
+    def on_error(self, error: Any) -> None:
+        self.errors.append(str(error))
+
+
+@pytest.fixture
+def page_log() -> PageLog:
+    return PageLog()
+
+
+@pytest.fixture
+def context(
+    browser: Browser, live_server: LiveServer, profile: str, page_log: PageLog
+) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(base_url=live_server.url, **PROFILES[profile])
+    ctx.on("console", page_log.on_console)
+    ctx.on("weberror", lambda web_error: page_log.on_error(web_error.error))
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _slug(value: object) -> str:
+    return re.sub(r"[^A-Za-z0-9_.]+", "_", str(value)).strip("_") or "x"
+
+
+@pytest.fixture
+def screenshot(request: pytest.FixtureRequest) -> Callable[..., Path]:
+    """``screenshot(page, suffix="", full_page=False)`` → the saved PNG's path."""
+    node = request.node
+    base = getattr(node, "originalname", None) or node.name
+    callspec = getattr(node, "callspec", None)
+    params: dict[str, Any] = dict(callspec.params) if callspec is not None else {}
+    profile_name = params.pop("profile", None)
+    parts = [base]
+    if profile_name is not None:
+        parts.append(str(profile_name))
+    parts.extend(_slug(value) for _, value in sorted(params.items()))
+
+    def take(page: Page, suffix: str = "", full_page: bool = False) -> Path:
+        name = "-".join([*parts, _slug(suffix)] if suffix else parts)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take
+
+
+def wait_engine_ready(page: Page, timeout: float = ENGINE_READY_TIMEOUT_MS) -> None:
+    """Wait until the page says its engine is ready; fail at once when it says ``error``."""
+    page.wait_for_function(
+        "() => ['ready', 'error'].includes(document.documentElement.dataset.engine)",
+        timeout=timeout,
+    )
+    state = page.evaluate("({...document.documentElement.dataset})")
+    if state.get("engine") != "ready":
+        raise AssertionError(f"the engine failed to start: {state}")
+
+
+@pytest.fixture(name="wait_engine_ready")
+def wait_engine_ready_fixture() -> Callable[..., None]:
+    """The :func:`wait_engine_ready` helper, as a fixture."""
+    return wait_engine_ready
