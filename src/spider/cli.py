@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -117,7 +119,134 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--open", action="store_true", help="open the app in a web browser")
     serve.set_defaults(handler=_command_serve)
+    _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
     return parser
+
+
+# ----------------------------------------------------------------- solver commands (issue 4)
+# hint, solve and analyze: thin wrappers over spider.solver, imported when a command runs.
+
+
+def _command_hint(args: argparse.Namespace) -> int:
+    from .solver.hint import hint_report
+
+    game = load_game(args.source)
+    for token in args.moves:
+        game.push(action_from_text(token))
+    report = hint_report(game)
+    if args.json:
+        chosen = report.pick(args.index)
+        print(json.dumps(chosen.to_json(), indent=2))
+        return 0
+    if not report.options:
+        print(report.text)
+        return 0
+    for rank, option in enumerate(report.options):
+        marker = "*" if rank == args.index % len(report.options) else " "
+        print(f"{marker} {rank + 1:2d}. {option.move.text():5s} {option.text}"
+              f"  (line: {' '.join(move.text() for move in option.line)})")
+    print("Deal possible: " + ("yes" if report.deal_possible else "no"))
+    return 0
+
+
+def _command_solve(args: argparse.Namespace) -> int:
+    from .solver.search import SolveProgress, solve
+
+    game = load_game(args.source)
+
+    def show(progress: SolveProgress) -> None:
+        print(
+            f"\r{progress.positions} positions, {progress.elapsed:.1f}s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    result = solve(
+        game,
+        time_limit=args.time_limit,
+        memory_limit_mb=args.memory,
+        progress=None if args.json or args.quiet else show,
+        progress_every=20_000,
+    )
+    if not (args.json or args.quiet):
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        label = game.code or "position"
+        print(f"{label}: {result.status} ({result.reason}) after {result.positions} positions "
+              f"in {result.elapsed:.2f}s")
+        if result.solution:
+            print(f"Solution ({len(result.solution)} actions, replayed through the engine):")
+            print(" ".join(result.solution))
+    return 0 if result.status != "undecided" else 1
+
+
+def _command_analyze(args: argparse.Namespace) -> int:
+    from .solver.analyze import analyze, parse_deals
+
+    deals = parse_deals(args.deals)
+    out = Path(args.out)
+    if out.suffix.lower() not in (".csv", ".json"):
+        raise ValueError("--out must end in .csv or .json")
+    try:
+        summary = analyze(
+            args.game,
+            args.suits,
+            args.rule,
+            deals,
+            out,
+            time_limit=args.time_limit,
+            workers=args.workers,
+            memory_mb=args.memory,
+            dask_address=args.dask,
+        )
+    except RuntimeError as error:
+        print(f"spider: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted: the results so far are in " + str(out) +
+              "; run the same command again to resume", file=sys.stderr)
+        return 130
+    for line in summary.lines():
+        print(line)
+    return 0
+
+
+def _add_solver_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    hint = commands.add_parser(
+        "hint", help="suggest the best move, judged from the visible cards only"
+    )
+    hint.add_argument("source", help="game code, position text, or a file holding one")
+    hint.add_argument("moves", nargs="*", help="actions to play first, such as: ad bc3 deal")
+    hint.add_argument("--index", type=int, default=0, help="which hint (0 = best, 1 = next...)")
+    hint.add_argument("--json", action="store_true", help="print the hint as JSON")
+    hint.set_defaults(handler=_command_hint)
+
+    solve = commands.add_parser("solve", help="decide whether a deal or position can be won")
+    solve.add_argument("source", help="game code, position text, or a file holding one")
+    solve.add_argument("--time-limit", type=float, default=60.0, help="seconds (default 60)")
+    solve.add_argument("--memory", type=float, default=2048, help="memory bound in MB")
+    solve.add_argument("--json", action="store_true", help="print the result as JSON")
+    solve.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    solve.set_defaults(handler=_command_solve)
+
+    analyze = commands.add_parser("analyze", help="solve many deals and summarise")
+    analyze.add_argument("--game", choices=("spider", "spiderette"), default="spider")
+    analyze.add_argument("--suits", type=int, choices=(1, 2, 4), default=1)
+    analyze.add_argument("--rule", choices=("classic", "flexible"), default="classic")
+    analyze.add_argument("--deals", default="0-99", help="deal numbers, such as 0-999 or 1,5,7-9")
+    analyze.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal")
+    analyze.add_argument("--memory", type=float, default=2048, help="memory bound per deal, MB")
+    analyze.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    analyze.add_argument("--out", required=True, help="results file (.csv or .json); resumes")
+    analyze.add_argument("--dask", default=None, metavar="ADDRESS",
+                         help="run on a Dask distributed scheduler at ADDRESS")
+    analyze.set_defaults(handler=_command_analyze)
+
+
+# ----------------------------------------------------------------- end of solver commands
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -150,6 +150,11 @@ class Session:
             "set": self._op_set,
             "state": self._op_state,
         }
+        # --- solver operations (issue 4): 'hint' and 'status', from spider.solver ---
+        from .solver.protocol_ops import install as install_solver_ops
+
+        install_solver_ops(self)
+        # --- end of solver operations ---
 
     def register(self, op: str, handler: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> None:
         """Add an operation (used by optional parts such as hints)."""

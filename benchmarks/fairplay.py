@@ -1,0 +1,94 @@
+"""Fair play benchmark: always take the hint, deal when it has nothing; no undo, no peeking.
+
+    .venv/bin/python benchmarks/fairplay.py --deals 200 --workers 2
+
+Reports the win rate per variant with a 95% Wilson interval, and the command used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from spider import Game
+from spider.solver.analyze import wilson_interval
+from spider.solver.hint import hint_report
+
+VARIANTS = [
+    ("spider", 1, "classic"),
+    ("spider", 2, "classic"),
+    ("spider", 4, "classic"),
+    ("spider", 4, "flexible"),
+    ("spiderette", 1, "classic"),
+    ("spiderette", 2, "classic"),
+    ("spiderette", 4, "classic"),
+]
+MAX_ACTIONS = 1500
+
+
+def play(task: tuple[str, int, str, int]) -> tuple[bool, int, int, float]:
+    """Play one deal by the hint; returns (won, runs removed, actions, seconds)."""
+    game_name, suits, rule, number = task
+    game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
+    started = time.perf_counter()
+    seen: set[object] = set()
+    actions = 0
+    while not game.is_won and actions < MAX_ACTIONS:
+        seen.add(game.state_key()[:3])
+        report = hint_report(game)
+        chosen = None
+        for option in report.options:
+            # Never walk back into a position already seen (the hint could cycle).
+            probe = game.copy(history=False)
+            probe.move(*option.move)
+            if probe.state_key()[:3] not in seen:
+                chosen = option.move
+                break
+        if chosen is not None:
+            game.move(*chosen)
+        elif game.can_deal():
+            game.deal()
+        else:
+            break
+        actions += 1
+    return game.is_won, len(game.completed), actions, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deals", type=int, default=200, help="deals per variant (0..N-1)")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--variants", default="all", help="comma list like spider-4-classic")
+    args = parser.parse_args()
+    variants = VARIANTS
+    if args.variants != "all":
+        wanted = set(args.variants.split(","))
+        variants = [v for v in VARIANTS if f"{v[0]}-{v[1]}-{v[2]}" in wanted]
+    print("Command: " + shlex.join([".venv/bin/python", "benchmarks/fairplay.py", *sys.argv[1:]]))
+    print()
+    print("| variant | deals | wins | win % | 95% CI | mean runs | median s/game |")
+    print("|---|---|---|---|---|---|---|")
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for game_name, suits, rule in variants:
+            tasks = [(game_name, suits, rule, n) for n in range(args.deals)]
+            results = list(pool.map(play, tasks))
+            wins = sum(won for won, _, _, _ in results)
+            low, high = wilson_interval(wins, len(results))
+            print(
+                f"| {game_name} {suits} {rule} | {len(results)} | {wins} "
+                f"| {100 * wins / len(results):.1f}% | {100 * low:.1f}-{100 * high:.1f}% "
+                f"| {statistics.mean(r for _, r, _, _ in results):.2f} "
+                f"| {statistics.median(t for _, _, _, t in results):.1f} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+"""Hints, "no more moves" and a full-information solver, as pure functions over positions.
+
+- :func:`hint` / :func:`hint_report`: the best move judged from visible information only;
+- :func:`no_more_moves` / :func:`check_no_moves`: "no more moves", never a false alarm;
+- :func:`solve`: winnable, unwinnable or undecided, with a solution replayed through the engine.
+
+The engine never imports this package.
+"""
+
+from __future__ import annotations
+
+from .hint import Hint, HintOption, HintReport, hint, hint_report
+from .nomoves import NoMovesReport, check_no_moves, no_more_moves
+from .view import VisibleView
+
+__all__ = [
+    "Hint",
+    "HintOption",
+    "HintReport",
+    "NoMovesReport",
+    "VisibleView",
+    "check_no_moves",
+    "hint",
+    "hint_report",
+    "no_more_moves",
+]

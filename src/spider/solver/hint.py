@@ -1,0 +1,430 @@
+"""A fair hint: the best move judged from what the player can see.
+
+The hint works on a :class:`~spider.solver.view.VisibleView`, never on the game itself, so it
+cannot read a face-down card or the stock order.  It looks ahead over sequences of card moves
+(iterative deepening with a deterministic node budget and a transposition table); a move that
+turns a card ends in an unknown card (:data:`~spider.solver.view.UNKNOWN`) that nothing can be
+put on, exactly as the player knows it.  Each reachable position is scored by a heuristic over
+visible facts: runs completed, cards turned, empty columns, one-suit and any-suit links, and
+disorder left on top of face-down cards.  A move is offered when the best line starting with it
+ends better than the current position; the offers are ranked, so asking again gives the
+next-best one.  A deal is never suggested: when no move helps, the hint says so and says whether
+a deal is possible.
+
+When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
+"no more moves") looks for any line that turns a card or completes a run, and suggests its
+first move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Final
+
+from ..cards import SUITS
+from ..game import Game
+from ..moves import Move
+from .nomoves import DEFAULT_NODE_LIMIT, find_useful_line
+from .view import UNKNOWN, Applied, VisibleView, apply_visible, visible_moves
+
+__all__ = ["DEFAULT_HINT_NODES", "Hint", "HintOption", "HintReport", "hint", "hint_report"]
+
+DEFAULT_HINT_NODES: Final = 1500
+"""Positions the lookahead expands before it stops deepening (deterministic, not timed)."""
+
+MAX_DEPTH: Final = 4
+"""The longest line of moves the lookahead considers."""
+
+_DEEP_SEARCH_NODES: Final = 4000
+"""Positions the fallback search for a card-turning line may visit while a deal is possible."""
+
+_SUIT_NAMES: Final = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+
+# Heuristic weights (visible facts only).
+_RUN: Final = 1000
+_TURN: Final = 100
+_EMPTY: Final = 120
+_SUITED: Final = 10
+_LINKED: Final = 3
+_BREAK: Final = 5
+_COVER: Final = 2
+_STEP: Final = 1.0  # cost of each move of a line, so shorter lines win ties
+_HELPS: Final = 0.5  # a line must gain more than this to be offered
+
+Columns = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HintOption:
+    """One helpful move: why it helps and the line the lookahead found for it.
+
+    ``gain`` is how much better (heuristically) the end of ``line`` is than the current position.
+    """
+
+    move: Move
+    reason: str
+    text: str
+    gain: float
+    line: tuple[Move, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict for the protocol."""
+        return {
+            "move": {"src": self.move.src, "dst": self.move.dst, "count": self.move.count},
+            "notation": self.move.text(),
+            "reason": self.reason,
+            "text": self.text,
+            "gain": round(self.gain, 1),
+            "line": [move.text() for move in self.line],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HintReport:
+    """Every helpful move, best first, and what to say when there is none.
+
+    ``reason``/``text`` describe the situation when ``options`` is empty: ``'deal'`` (no move
+    helps, deal a new row), ``'no-moves'`` (proven: nothing is left), ``'nothing-helps'`` (no
+    helpful move found, and no deal possible), or ``'won'``.  ``positions`` counts the positions
+    the lookahead searched.
+    """
+
+    options: tuple[HintOption, ...]
+    reason: str
+    text: str
+    deal_possible: bool
+    no_more_moves: bool
+    positions: int = 0
+
+    def pick(self, index: int = 0) -> Hint:
+        """The ``index``-th best hint (0 = best), cycling through the options."""
+        if not self.options:
+            return Hint(
+                None, self.reason, self.text, 0, 0, self.deal_possible, self.no_more_moves, ()
+            )
+        rank = index % len(self.options)
+        option = self.options[rank]
+        return Hint(
+            option.move,
+            option.reason,
+            option.text,
+            rank,
+            len(self.options),
+            self.deal_possible,
+            self.no_more_moves,
+            self.options,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The hint to show: a move (or None), a reason code and its English text.
+
+    ``rank`` is the 0-based place of this move among the ``count`` helpful moves;
+    ``alternatives`` lists all of them, best first.
+    """
+
+    move: Move | None
+    reason: str
+    text: str
+    rank: int
+    count: int
+    deal_possible: bool
+    no_more_moves: bool
+    alternatives: tuple[HintOption, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol's ``hint`` object."""
+        move = self.move
+        return {
+            "move": None
+            if move is None
+            else {"src": move.src, "dst": move.dst, "count": move.count},
+            "notation": None if move is None else move.text(),
+            "reason": self.reason,
+            "text": self.text,
+            "rank": self.rank,
+            "count": self.count,
+            "deal_possible": self.deal_possible,
+            "no_moves": self.no_more_moves,
+            "alternatives": [option.to_json() for option in self.alternatives],
+        }
+
+
+# --------------------------------------------------------------------------- evaluation
+
+_column_cache: dict[tuple[tuple[int, ...], int], int] = {}
+
+
+def _column_score(column: tuple[int, ...], down: int) -> int:
+    key = (column, down)
+    cached = _column_cache.get(key)
+    if cached is not None:
+        return cached
+    if not column:
+        score = _EMPTY if down == 0 else 0
+    else:
+        suited = linked = breaks = 0
+        for lower, upper in pairwise(column):
+            if upper == UNKNOWN or lower == UNKNOWN:
+                breaks += 1
+            elif upper == lower - 1:
+                suited += 1
+            elif (upper & 15) == (lower & 15) - 1:
+                linked += 1
+            else:
+                breaks += 1
+        score = _SUITED * suited + _LINKED * linked - _BREAK * breaks
+        if down:
+            score -= _COVER * len(column) + _BREAK * breaks
+    if len(_column_cache) > 200_000:
+        _column_cache.clear()
+    _column_cache[key] = score
+    return score
+
+
+def _evaluate(columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
+    """Heuristic value of a visible position reached from the root by card moves."""
+    down_now = sum(down)
+    cards = sum(map(len, columns)) + down_now
+    runs = (total0 - cards) // 13
+    score = _RUN * runs + _TURN * (down0 - down_now)
+    for column, count in zip(columns, down, strict=True):
+        score += _column_score(column, count)
+    return float(score)
+
+
+class _OutOfBudget(Exception):
+    """The lookahead spent its node budget in the middle of an iteration."""
+
+
+class _Search:
+    """Depth-limited lookahead with a memo of (position -> best value within depth)."""
+
+    def __init__(self, view: VisibleView, budget: int) -> None:
+        self.flexible = view.flexible
+        self.total0 = sum(map(len, view.columns)) + sum(view.down)
+        self.down0 = sum(view.down)
+        self.budget = budget
+        self.nodes = 0
+        self.memo: dict[tuple[Columns, tuple[int, ...]], tuple[int, float, tuple[Move, ...]]] = {}
+
+    def value(
+        self, columns: Columns, down: tuple[int, ...], depth: int, here: float
+    ) -> tuple[float, tuple[Move, ...]]:
+        """Best value reachable within ``depth`` moves (each move costs ``_STEP``) and its line.
+
+        ``here`` is the value of this position (computed incrementally by the caller).
+        """
+        if depth == 0:
+            return here, ()
+        key = (columns, down)
+        stored = self.memo.get(key)
+        if stored is not None and stored[0] >= depth:
+            return stored[1], stored[2]
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfBudget
+        best = here
+        line: tuple[Move, ...] = ()
+        for move in _useful_moves(columns, down, self.flexible):
+            applied = apply_visible(columns, down, move)
+            child = here + _delta(columns, down, move, applied)
+            value, rest = self.value(applied.columns, applied.down, depth - 1, child)
+            value -= _STEP
+            if value > best:
+                best = value
+                line = (move, *rest)
+        self.memo[key] = (depth, best, line)
+        return best, line
+
+
+def _delta(columns: Columns, down: tuple[int, ...], move: Move, applied: Applied) -> float:
+    """How much the value changes with a move (only its two columns change)."""
+    src, dst = move.src, move.dst
+    new_columns, new_down = applied.columns, applied.down
+    return float(
+        _column_score(new_columns[src], new_down[src])
+        + _column_score(new_columns[dst], new_down[dst])
+        - _column_score(columns[src], down[src])
+        - _column_score(columns[dst], down[dst])
+        + _TURN * applied.flipped
+        + (_RUN if applied.run_suit >= 0 else 0)
+    )
+
+
+def _useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> list[Move]:
+    """Legal moves minus ones that cannot matter in a lookahead.
+
+    Dropped: a whole column without face-down cards into an empty column (it only swaps the
+    two), and every empty destination but the first (empty columns are interchangeable while
+    no deal is played).
+    """
+    moves = []
+    first_empty = -1
+    for index, column in enumerate(columns):
+        if not column and not down[index]:
+            first_empty = index
+            break
+    for move in visible_moves(columns, flexible):
+        target = columns[move.dst]
+        if not target:
+            if move.dst != first_empty:
+                continue
+            if move.count == len(columns[move.src]) and not down[move.src]:
+                continue
+        moves.append(move)
+    return moves
+
+
+# --------------------------------------------------------------------------- reasons
+
+
+def _suit_name(card: int) -> str:
+    return _SUIT_NAMES[SUITS[card >> 4]]
+
+
+def _describe(view: VisibleView, option_line: tuple[Move, ...]) -> tuple[str, str]:
+    """Reason code and text for the first move of a line."""
+    columns, down = view.columns, view.down
+    move = option_line[0]
+    moved = columns[move.src][-move.count]
+    target = columns[move.dst]
+    applied = apply_visible(columns, down, move)
+    if applied.run_suit >= 0:
+        return "completes-run", f"completes a {_SUIT_NAMES[SUITS[applied.run_suit]]} run"
+    if applied.flipped:
+        return "turns-card", "turns a card"
+    if not applied.columns[move.src] and not applied.down[move.src]:
+        return "empties-column", "empties a column"
+    if target and target[-1] == moved + 1:
+        return "builds-suit", f"builds a {_suit_name(moved)} run"
+    # What does the rest of the line achieve?
+    state_columns, state_down = applied.columns, applied.down
+    for later in option_line[1:]:
+        step = apply_visible(state_columns, state_down, later)
+        if step.run_suit >= 0:
+            return "prepares-run", "prepares to complete a run"
+        if step.flipped:
+            return "prepares-turn", "prepares to turn a card"
+        if not step.columns[later.src] and not step.down[later.src]:
+            return "prepares-empty", "prepares to empty a column"
+        state_columns, state_down = step.columns, step.down
+    if len(option_line) > 1:
+        return "prepares", "prepares a better layout"
+    if target:
+        return "builds-run", "builds a descending run"
+    return "uses-empty", "moves cards into an empty column"
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def _as_view(source: Game | VisibleView) -> VisibleView:
+    return source if isinstance(source, VisibleView) else VisibleView.from_game(source)
+
+
+def hint_report(source: Game | VisibleView, node_budget: int = DEFAULT_HINT_NODES) -> HintReport:
+    """Rank every helpful move of the visible position, best first.
+
+    Deterministic: the same visible position always gives the same report, whatever the hidden
+    cards are (they are not even available here).
+    """
+    view = _as_view(source)
+    deal_possible = view.deal_ever_possible
+    if view.is_won:
+        return HintReport((), "won", "The game is won.", False, False)
+    columns, down = view.columns, view.down
+    search = _Search(view, node_budget)
+    root_value = _evaluate(columns, down, search.total0, search.down0)
+    root_moves = _useful_moves(columns, down, view.flexible)
+    results: dict[Move, tuple[float, tuple[Move, ...]]] = {}
+    for depth in range(MAX_DEPTH):  # lines of depth + 1 moves
+        round_results: dict[Move, tuple[float, tuple[Move, ...]]] = {}
+        try:
+            for move in root_moves:
+                applied = apply_visible(columns, down, move)
+                child = root_value + _delta(columns, down, move, applied)
+                value, rest = search.value(applied.columns, applied.down, depth, child)
+                round_results[move] = (value - _STEP, (move, *rest))
+        except _OutOfBudget:
+            break
+        results = round_results
+    helpful = [
+        (value, move, line)
+        for move, (value, line) in results.items()
+        if value - root_value > _HELPS
+    ]
+    helpful.sort(key=lambda item: (-item[0], item[1]))
+    options = []
+    for value, _move, line in helpful:
+        reason, text = _describe(view, line)
+        options.append(HintOption(line[0], reason, text, value - root_value, line))
+    if options:
+        return HintReport(
+            tuple(options), options[0].reason, options[0].text, deal_possible, False, search.nodes
+        )
+    return _no_helpful_move(view, search.nodes)
+
+
+def _no_helpful_move(view: VisibleView, positions: int) -> HintReport:
+    """What to say (and maybe suggest) when the lookahead finds no gain."""
+    limit = _DEEP_SEARCH_NODES if view.deal_ever_possible else DEFAULT_NODE_LIMIT
+    deep = find_useful_line(view, limit)
+    positions += deep.positions
+    if deep.status == "useful":
+        line = deep.line
+        reason, text = _describe(view, line)
+        if len(line) > 1:
+            reason = "prepares-turn"
+            text = f"prepares to turn a card ({len(line)} moves)"
+        option = HintOption(line[0], reason, text, 0.0, line)
+        return HintReport((option,), reason, text, view.deal_ever_possible, False, positions)
+    if view.can_deal:
+        return HintReport((), "deal", "No move helps: deal a new row.", True, False, positions)
+    if view.deal_ever_possible:
+        fill = _fill_move(view)
+        if fill is not None:
+            option = HintOption(
+                fill, "fills-column", "fills an empty column so you can deal", 0.0, (fill,)
+            )
+            return HintReport((option,), option.reason, option.text, True, False, positions)
+    if deep.status == "no-moves":
+        return HintReport(
+            (),
+            "no-moves",
+            "No more moves: undo, restart or start a new game.",
+            False,
+            True,
+            positions,
+        )
+    return HintReport(
+        (),
+        "nothing-helps",
+        "No move seems to help, and no deal is possible.",
+        False,
+        False,
+        positions,
+    )
+
+
+def _fill_move(view: VisibleView) -> Move | None:
+    """A move that fills an empty column, taking a card from where it hurts least."""
+    columns, down = view.columns, view.down
+    best: tuple[float, Move] | None = None
+    total0 = sum(map(len, columns)) + sum(down)
+    down0 = sum(down)
+    for move in visible_moves(columns, view.flexible):
+        if columns[move.dst] or move.count != 1:
+            continue
+        applied = apply_visible(columns, down, move)
+        value = _evaluate(applied.columns, applied.down, total0, down0)
+        if best is None or value > best[0]:
+            best = (value, move)
+    return None if best is None else best[1]
+
+
+def hint(source: Game | VisibleView, index: int = 0, node_budget: int = DEFAULT_HINT_NODES) -> Hint:
+    """The ``index``-th best hint for a game or view (0 = best; indices cycle)."""
+    return hint_report(source, node_budget).pick(index)

@@ -1,0 +1,205 @@
+"""The visible view of a position: what a player can see, and nothing else.
+
+A :class:`VisibleView` holds the face-up cards of each column, the *number* of face-down cards
+under them, the *number* of cards left in the stock and the number of runs already removed.  It
+is built from a :class:`~spider.game.Game` by :meth:`VisibleView.from_game`, which is the only
+place that touches the game; the hint and the "no more moves" check take a view, so they cannot
+read a face-down card or the stock order even by mistake.
+
+Lookahead over visible information plays moves on views.  When a move turns a face-down card its
+identity is unknown, so the new top card is written :data:`UNKNOWN` (``0``): nothing can be put
+on it and it cannot be picked up, which is exactly what a player knows about it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from ..game import Game
+from ..moves import Move
+
+__all__ = [
+    "RUN_LENGTH",
+    "UNKNOWN",
+    "Applied",
+    "VisibleView",
+    "apply_visible",
+    "ends_in_run",
+    "group_length",
+    "visible_moves",
+]
+
+UNKNOWN: Final = 0
+"""The card value standing for a card just turned in a lookahead: its identity is not known."""
+
+RUN_LENGTH: Final = 13
+
+Columns = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleView:
+    """The player's view of a position (face-up cards, counts of hidden cards).
+
+    ``columns[i]`` are the face-up cards of column ``i`` as engine ints, bottom to top;
+    ``down[i]`` is how many face-down cards lie under them.
+    """
+
+    game: str
+    suits: int
+    flexible: bool
+    columns: Columns
+    down: tuple[int, ...]
+    stock_cards: int
+    removed: int
+    runs_to_win: int
+
+    @classmethod
+    def from_game(cls, game: Game) -> VisibleView:
+        """The view of ``game``: only face-up cards are copied, hidden cards only counted."""
+        columns = tuple(
+            tuple(column[down:]) for column, down in zip(game._cols, game._down, strict=True)
+        )
+        return cls(
+            game=game.game,
+            suits=game.suits,
+            flexible=game.options.flexible,
+            columns=columns,
+            down=tuple(game._down),
+            stock_cards=len(game._stock),
+            removed=len(game._removed),
+            runs_to_win=game.options.runs_to_win,
+        )
+
+    @property
+    def column_count(self) -> int:
+        """10 for spider, 7 for spiderette."""
+        return len(self.columns)
+
+    @property
+    def table_cards(self) -> int:
+        """Cards on the table, face up and face down."""
+        return sum(len(column) for column in self.columns) + sum(self.down)
+
+    @property
+    def is_won(self) -> bool:
+        """True when every run has been removed."""
+        return self.removed >= self.runs_to_win
+
+    @property
+    def can_deal(self) -> bool:
+        """True when a deal is allowed now (stock not empty, no empty column)."""
+        return self.stock_cards > 0 and all(
+            column or down for column, down in zip(self.columns, self.down, strict=True)
+        )
+
+    @property
+    def deal_blocked_forever(self) -> bool:
+        """True when cards remain in the stock but the table can never fill every column."""
+        return self.stock_cards > 0 and self.table_cards < self.column_count
+
+    @property
+    def deal_ever_possible(self) -> bool:
+        """True when a deal is possible now or after card moves (fill the empty columns first).
+
+        With at least as many table cards as columns, every empty column can be filled: any
+        single card may move into an empty column, and a move that empties a column with
+        face-down cards turns one instead.
+        """
+        return self.stock_cards > 0 and not self.deal_blocked_forever
+
+    def moves(self) -> list[Move]:
+        """Every legal card move of the view (the same list as ``Game.legal_moves``)."""
+        return visible_moves(self.columns, self.flexible)
+
+
+def group_length(column: tuple[int, ...], flexible: bool) -> int:
+    """How many top face-up cards of ``column`` move together (0 for an unknown top card)."""
+    size = len(column)
+    if size == 0 or column[-1] == UNKNOWN:
+        return 0
+    length = 1
+    position = size - 1
+    if flexible:
+        while position > 0 and (column[position - 1] & 15) == (column[position] & 15) + 1:
+            length += 1
+            position -= 1
+    else:
+        while position > 0 and column[position - 1] == column[position] + 1:
+            length += 1
+            position -= 1
+    return length
+
+
+def visible_moves(columns: Columns, flexible: bool) -> list[Move]:
+    """Legal moves on face-up columns, ordered like ``Game.legal_moves``.
+
+    A column is empty when it has no face-up card: a column with face-down cards always has a
+    face-up card on top.
+    """
+    empties = [index for index, column in enumerate(columns) if not column]
+    by_top_rank: list[list[int]] = [[] for _ in range(15)]
+    for index, column in enumerate(columns):
+        if column and column[-1] != UNKNOWN:
+            by_top_rank[column[-1] & 15].append(index)
+    moves: list[Move] = []
+    append = moves.append
+    for src, column in enumerate(columns):
+        length = group_length(column, flexible)
+        for count in range(1, length + 1):
+            for dst in by_top_rank[(column[-count] & 15) + 1]:
+                append(Move(src, dst, count))
+            for dst in empties:
+                append(Move(src, dst, count))
+    return moves
+
+
+def ends_in_run(column: tuple[int, ...]) -> bool:
+    """True when the face-up cards end in a one-suit run from King down to Ace."""
+    if len(column) < RUN_LENGTH:
+        return False
+    ace = column[-1]
+    if ace & 15 != 1:
+        return False
+    return all(column[-1 - step] == ace + step for step in range(1, RUN_LENGTH))
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """The result of a move on a view: the new columns and what happened.
+
+    ``flipped`` counts the face-down cards turned (0, 1 or 2); ``run_suit`` is the suit index of
+    the run removed, or -1.
+    """
+
+    columns: Columns
+    down: tuple[int, ...]
+    flipped: int
+    run_suit: int
+
+
+def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applied:
+    """Play a legal ``move`` on face-up columns; a turned card becomes :data:`UNKNOWN`."""
+    src, dst, count = move
+    source = columns[src]
+    target = columns[dst] + source[-count:]
+    source = source[:-count]
+    new_down = list(down)
+    flipped = 0
+    if not source and new_down[src]:
+        new_down[src] -= 1
+        source = (UNKNOWN,)
+        flipped += 1
+    run_suit = -1
+    if ends_in_run(target):
+        run_suit = target[-1] >> 4
+        target = target[:-RUN_LENGTH]
+        if not target and new_down[dst]:
+            new_down[dst] -= 1
+            target = (UNKNOWN,)
+            flipped += 1
+    new_columns = list(columns)
+    new_columns[src] = source
+    new_columns[dst] = target
+    return Applied(tuple(new_columns), tuple(new_down), flipped, run_suit)

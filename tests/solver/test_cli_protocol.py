@@ -1,0 +1,133 @@
+"""Command line (hint, solve, analyze, Dask) and the protocol's hint/status operations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spider.cli import main
+from spider.protocol import Session
+from spider.solver.analyze import analyze, load_results, parse_deals, wilson_interval
+from tests.helpers import position
+
+
+def test_cli_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "SP1-S4C-AAAAAAH"]) == 0
+    out = capsys.readouterr().out
+    assert "turns a card" in out and "Deal possible: yes" in out
+    assert main(["hint", "SP1-S4C-AAAAAAH", "--json", "--index", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rank"] == 1 and data["move"] is not None
+
+
+def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "SD1-S1-AAAAAAC", "--json", "--time-limit", "20"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "winnable" and data["solution"]
+
+
+def test_parse_deals_and_wilson() -> None:
+    assert parse_deals("0-3,7,2") == [0, 1, 2, 3, 7]
+    with pytest.raises(ValueError):
+        parse_deals("5-1")
+    low, high = wilson_interval(5, 10)
+    assert 0.23 < low < 0.24 and 0.76 < high < 0.77
+
+
+def test_analyze_writes_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.csv"
+    args = [
+        "analyze",
+        "--game",
+        "spiderette",
+        "--suits",
+        "1",
+        "--deals",
+        "0-1",
+        "--time-limit",
+        "0.5",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    ]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "winnable" in printed and "95% CI" in printed and "p95" in printed
+    assert len(load_results(out)) == 2
+    # Resume: only the new deal is solved.
+    calls: list[int] = []
+
+    def runner(tasks: list[tuple[str, int, str, int, float, float]]) -> list[dict[str, object]]:
+        calls.extend(task[3] for task in tasks)
+        return [
+            {
+                "code": "x",
+                "number": task[3],
+                "status": "undecided",
+                "reason": "time-limit",
+                "moves": 0,
+                "positions": 1,
+                "elapsed": 0.1,
+                "solution": "",
+            }
+            for task in tasks
+        ]
+
+    summary = analyze("spiderette", 1, "classic", [0, 1, 2], out, stream=None, runner=runner)
+    assert calls == [2]
+    assert summary.total == 3
+
+
+def test_analyze_json_output(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    summary = analyze("spiderette", 1, "classic", [0], out, time_limit=0.5, stream=None)
+    assert summary.total == 1
+    assert json.loads(out.read_text())["results"][0]["number"] == 0
+
+
+def test_analyze_on_local_dask_cluster(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        out = tmp_path / "dask.csv"
+        summary = analyze(
+            "spiderette",
+            1,
+            "classic",
+            [0, 1],
+            out,
+            time_limit=0.5,
+            stream=None,
+            dask_address=cluster.scheduler_address,
+        )
+    assert summary.total == 2
+    assert {int(row["number"]) for row in load_results(out)} == {0, 1}
+
+
+def test_protocol_hint_and_status() -> None:
+    session = Session()
+    session.handle({"op": "new", "game": "spider", "suits": 4, "number": 7})
+    reply = session.handle({"op": "hint"})
+    assert reply["ok"] and reply["hint"]["rank"] == 0 and reply["no_moves"] is False
+    first = reply["hint"]["move"]
+    assert set(first) == {"src", "dst", "count"}
+    second = session.handle({"op": "hint", "index": 1})["hint"]
+    assert second["rank"] == 1 and second["move"] != first
+    assert session.handle({"op": "hint", "index": -1})["error"]["code"] == "bad-request"
+    status = session.handle({"op": "status"})
+    assert status["no_moves"] is False and status["deal_possible"] is True
+    # Playing the hint works through the normal move op.
+    moved = session.handle({"op": "move", **first})
+    assert moved["ok"]
+
+
+def test_protocol_no_moves() -> None:
+    session = Session()
+    session.game = position("spiderette", 1, ["KS", "KS", "KS", "KS", "QS 5S", "9S", "7S"])
+    reply = session.handle({"op": "hint"})
+    assert reply["hint"]["move"] is None and reply["no_moves"] is True
+    assert reply["hint"]["reason"] == "no-moves" and reply["hint"]["deal_possible"] is False

@@ -1,0 +1,159 @@
+"""The hint: fair (visible information only), ranked, never a deal."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spider import Game
+from spider.solver import hint, hint_report
+from spider.solver.view import VisibleView
+from tests.helpers import VARIANTS, position, random_play
+
+
+def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
+    """The same visible position with the face-down cards and the stock shuffled together."""
+    hidden: list[int] = []
+    for column, down in zip(game._cols, game._down, strict=True):
+        hidden += column[:down]
+    stock = list(reversed(game._stock))
+    hidden += stock
+    rng.shuffle(hidden)
+    columns = []
+    position = 0
+    for column, down in zip(game._cols, game._down, strict=True):
+        columns.append(hidden[position : position + down] + column[down:])
+        position += down
+    return Game(
+        game.options,
+        columns,
+        list(game._down),
+        hidden[position:],
+        list(game._removed),
+        game.score,
+        game.moves,
+    )
+
+
+@given(
+    st.sampled_from(VARIANTS),
+    st.integers(0, 10_000),
+    st.integers(0, 120),
+    st.integers(0, 2**32 - 1),
+)
+def test_hidden_cards_do_not_change_the_hint(
+    variant: tuple[str, int, str], number: int, steps: int, seed: int
+) -> None:
+    game_name, suits, rule = variant
+    rng = random.Random(seed)
+    game = random_play(Game.new(game_name, suits=suits, rule=rule, number=number), steps, rng)
+    other = reshuffle_hidden(game, rng)
+    assert VisibleView.from_game(other) == VisibleView.from_game(game)
+    assert hint_report(other) == hint_report(game)
+    assert hint(other, 1) == hint(game, 1)
+
+
+@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 80))
+def test_hint_moves_are_legal_and_never_a_deal(
+    variant: tuple[str, int, str], number: int, steps: int
+) -> None:
+    game_name, suits, rule = variant
+    game = random_play(
+        Game.new(game_name, suits=suits, rule=rule, number=number), steps, random.Random(number)
+    )
+    report = hint_report(game)
+    legal = set(game.legal_moves())
+    for option in report.options:
+        assert option.move in legal
+        assert option.text and option.reason
+    if not report.options:
+        assert report.reason in {"deal", "no-moves", "nothing-helps", "won"}
+        assert report.deal_possible == (report.reason == "deal")
+    moves = [option.move for option in report.options]
+    assert len(moves) == len(set(moves))
+
+
+def test_pressing_again_gives_the_next_best() -> None:
+    game = position(
+        "spider",
+        2,
+        ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"],
+        stock="as " * 10,
+    )
+    report = hint_report(game)
+    assert len(report.options) >= 2
+    first, second = hint(game, 0), hint(game, 1)
+    assert first.rank == 0 and second.rank == 1
+    assert first.move != second.move
+    assert hint(game, len(report.options)).move == first.move  # cycles
+
+
+def test_builds_a_suited_run_and_names_the_suit() -> None:
+    game = position(
+        "spider",
+        2,
+        ["KC 9H", "10H", "KS", "KS", "KS", "KS", "KS", "KS", "KS", "KS"],
+        stock="as " * 10,
+    )
+    best = hint(game)
+    assert best.move is not None and (best.move.src, best.move.dst) == (0, 1)
+    assert best.reason == "builds-suit"
+    assert best.text == "builds a Hearts run"
+
+
+def test_turns_a_card_first() -> None:
+    game = position(
+        "spider",
+        2,
+        ["5s 9S", "10H", "9H", "10H", "KS", "KS", "KS", "KS", "KS", "KS"],
+        stock="as " * 10,
+    )
+    best = hint(game)
+    assert best.move is not None and best.move.src == 0
+    assert best.reason == "turns-card"
+
+
+def test_empties_a_column() -> None:
+    game = position(
+        "spider", 2, ["9S", "10H", "KH", "KH", "KS", "KS", "KS", "KS", "KS", "KS"], stock="as " * 10
+    )
+    best = hint(game)
+    assert best.move is not None and best.move.src == 0
+    assert best.reason == "empties-column"
+
+
+def test_completes_a_run() -> None:
+    ranks = ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    run = " ".join(f"{rank}S" for rank in ranks)
+    game = position("spider", 1, ["3s AS", run, "KS", "KS", "KS", "KS", "KS", "KS", "KS", "KS"])
+    best = hint(game)
+    assert best.move is not None and (best.move.src, best.move.dst) == (0, 1)
+    assert best.reason == "completes-run"
+    assert best.text == "completes a Spades run"
+
+
+def test_no_helpful_move_says_deal() -> None:
+    game = position(
+        "spider", 2, ["KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH"], stock="as " * 10
+    )
+    best = hint(game)
+    assert best.move is None
+    assert best.reason == "deal" and best.deal_possible
+
+
+def test_no_more_moves_reported() -> None:
+    game = position("spider", 2, ["KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH"])
+    best = hint(game)
+    assert best.move is None
+    assert best.reason == "no-moves" and best.no_more_moves and not best.deal_possible
+
+
+def test_fill_empty_column_to_deal() -> None:
+    game = position(
+        "spider", 2, ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""], stock="as " * 10
+    )
+    best = hint(game)
+    assert best.move is not None and best.move.dst == 9
+    assert best.deal_possible
