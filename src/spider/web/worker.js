@@ -2,34 +2,47 @@
 // and answers the page's JSON requests with spider.protocol's Session.handle_json.
 //
 // Messages in:  {id, text}            (text: a JSON request of docs/protocol.md)
-// Messages out: {type: "ready", version}
+// Messages out: {type: "ready", version, timings}   (timings: ms spent in each start-up step)
 //               {type: "error", detail}
-//               {type: "reply", id, text}
+//               {type: "reply", id, text, ms}        (ms: time the engine took to answer)
 
 const ENGINE_DIR = "/home/pyodide/engine";
 let handle = null;
 
+const timings = {};
+
 async function start() {
+  const t0 = performance.now();
+  // /engine.json names the engine's version and Pyodide's versioned (immutable) address.
+  const meta = await fetch("/engine.json")
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({}));
+  const indexURL = meta?.pyodide?.url ?? "/pyodide/";
   // Pyodide and the engine sources load side by side.
-  const [pyodide, zip, meta] = await Promise.all([
-    import("/pyodide/pyodide.mjs").then(({ loadPyodide }) => loadPyodide({ indexURL: "/pyodide/" })),
+  const [pyodide, zip] = await Promise.all([
+    import(`${indexURL}pyodide.mjs`)
+      .then(({ loadPyodide }) => loadPyodide({ indexURL }))
+      .then((py) => {
+        timings.pyodide = performance.now() - t0;
+        return py;
+      }),
     fetch("/engine.zip").then((r) => {
       if (!r.ok) throw new Error(`/engine.zip: HTTP ${r.status}`);
       return r.arrayBuffer();
     }),
-    fetch("/engine.json")
-      .then((r) => (r.ok ? r.json() : {}))
-      .catch(() => ({})),
   ]);
   pyodide.unpackArchive(zip, "zip", { extractDir: ENGINE_DIR });
   const sys = pyodide.pyimport("sys");
   sys.path.insert(0, ENGINE_DIR);
+  const t1 = performance.now();
   handle = pyodide.runPython("from spider.protocol import Session\nSession().handle_json");
+  timings.engine = performance.now() - t1;
+  timings.total = performance.now() - t0;
   return meta.version ?? null;
 }
 
 const started = start().then(
-  (version) => postMessage({ type: "ready", version }),
+  (version) => postMessage({ type: "ready", version, timings }),
   (err) => {
     postMessage({ type: "error", detail: String(err?.message ?? err) });
     throw err;
@@ -42,12 +55,13 @@ self.onmessage = (event) => {
   const { id, text } = event.data;
   chain = chain.then(() => {
     let reply;
+    const t = performance.now();
     try {
       reply = handle(text);
     } catch (err) {
       reply = JSON.stringify({ id, ok: false, error: { code: "engine-failure", message: String(err) } });
     }
-    postMessage({ type: "reply", id, text: reply });
+    postMessage({ type: "reply", id, text: reply, ms: performance.now() - t });
   });
   chain.catch(() => {});
 };

@@ -1,0 +1,295 @@
+// Dialogs: New game, Settings, Statistics, How to play, Win, and a confirmation.
+// Native <dialog> elements: modal, focus kept inside, Esc closes.
+
+import { data, formatNumber, formatTime, t } from "./i18n.js";
+import * as stats from "./stats.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+export function anyOpen() {
+  return document.querySelector("dialog[open]") !== null;
+}
+
+function open(dlg) {
+  if (!dlg.open) dlg.showModal();
+}
+
+function whenClosed(dlg) {
+  return new Promise((resolve) => dlg.addEventListener("close", () => resolve(dlg.returnValue), { once: true }));
+}
+
+// ---- New game ----
+
+const dlgNew = $("#dlg-new");
+const formNew = $("[data-form='new']");
+let newHandlers = null;
+
+function readOptions() {
+  const f = formNew.elements;
+  return {
+    game: f.game.value,
+    suits: Number(f.suits.value),
+    rule: f.rule.value,
+    scoring: f.scoring.value,
+  };
+}
+
+function syncNewForm() {
+  const o = readOptions();
+  const ruleShown = o.game === "spider" && o.suits > 1;
+  $("[data-rule-field]", formNew).hidden = !ruleShown;
+  $("[data-rule-help]", formNew).textContent = t(`rule.${o.rule}.help`);
+  $("[data-scoring-help]", formNew).textContent = t(`scoring.${o.scoring}.help.${o.game}`);
+}
+
+formNew.addEventListener("change", syncNewForm);
+
+async function openCode() {
+  const input = $("#code-input");
+  const errorEl = $("[data-code-error]");
+  const code = input.value.trim();
+  if (!code) {
+    errorEl.textContent = t("new.code.empty");
+    input.focus();
+    return;
+  }
+  errorEl.textContent = "";
+  const error = await newHandlers.onOpenCode(code);
+  if (error) {
+    errorEl.textContent = t(`error.${error}`);
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+    input.select();
+  } else {
+    dlgNew.close("opened");
+  }
+}
+
+$("[data-action='open-code']").addEventListener("click", openCode);
+$("#code-input").addEventListener("keydown", (e) => {
+  if (e.key === "Enter") {
+    e.preventDefault();
+    openCode();
+  }
+});
+$("#code-input").addEventListener("input", (e) => {
+  e.target.removeAttribute("aria-invalid");
+  $("[data-code-error]").textContent = "";
+});
+dlgNew.addEventListener("close", () => {
+  if (dlgNew.returnValue === "deal" && newHandlers) newHandlers.onDeal(readOptions());
+});
+
+export function openNew(options, handlers) {
+  newHandlers = handlers;
+  const f = formNew.elements;
+  f.game.value = options.game;
+  f.suits.value = String(options.suits);
+  f.rule.value = options.rule;
+  f.scoring.value = options.scoring;
+  $("#code-input").value = "";
+  $("#code-input").removeAttribute("aria-invalid");
+  $("[data-code-error]").textContent = "";
+  dlgNew.returnValue = "";
+  syncNewForm();
+  open(dlgNew);
+  $("[data-action='deal-new']").focus();
+}
+
+// ---- Settings ----
+
+const dlgSettings = $("#dlg-settings");
+let settingsChange = null;
+
+dlgSettings.addEventListener("change", (e) => {
+  const el = e.target;
+  const key = el.dataset.setting;
+  if (!key || !settingsChange) return;
+  let value;
+  if (el.type === "checkbox") value = el.checked;
+  else if (key === "undoLimit") value = el.value === "unlimited" ? null : Number(el.value);
+  else value = el.value;
+  settingsChange({ [key]: value });
+});
+
+export function openSettings(current, onChange) {
+  settingsChange = onChange;
+  for (const el of dlgSettings.querySelectorAll("[data-setting]")) {
+    const key = el.dataset.setting;
+    if (el.type === "checkbox") el.checked = Boolean(current[key]);
+    else if (key === "undoLimit") el.value = current.undoLimit === null ? "unlimited" : String(current.undoLimit);
+    else el.value = current[key] ?? "";
+  }
+  $("[data-setting='lang'] option[value='']", dlgSettings).textContent = t("settings.auto");
+  open(dlgSettings);
+}
+
+// ---- Statistics ----
+
+const dlgStats = $("#dlg-stats");
+const variantSelect = $("[data-stats-variant]");
+
+export function variantName(key) {
+  const v = stats.parseVariant(key);
+  const parts = [t(`game.${v.game}`), t(`suits.${v.suits}`)];
+  if (v.game === "spider" && v.suits > 1) parts.push(t(`rule.${v.rule}`));
+  parts.push(t(`scoring.${v.scoring}`));
+  return parts.join(" · ");
+}
+
+function fillGrid(dl, rows) {
+  dl.replaceChildren();
+  for (const [label, value, attr] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = label;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    if (attr) dd.dataset.stat = attr;
+    dl.append(dt, dd);
+  }
+}
+
+function showStats() {
+  const s = stats.get(variantSelect.value);
+  const dash = "—";
+  fillGrid($("[data-stats-table]"), [
+    [t("stats.played"), formatNumber(s.played), "played"],
+    [t("stats.won"), formatNumber(s.won), "won"],
+    [t("stats.rate"), `${Math.round(stats.winRate(s) * 100)}%`, "rate"],
+    [t("stats.streak"), formatNumber(s.streak), "streak"],
+    [t("stats.bestStreak"), formatNumber(s.bestStreak), "best-streak"],
+    [t("stats.bestScore"), s.bestScore === null ? dash : formatNumber(s.bestScore), "best-score"],
+    [t("stats.bestTime"), s.bestTime === null ? dash : formatTime(s.bestTime), "best-time"],
+    [t("stats.fewestMoves"), s.fewestMoves === null ? dash : formatNumber(s.fewestMoves), "fewest-moves"],
+  ]);
+}
+
+variantSelect.addEventListener("change", showStats);
+$("[data-action='reset-stats']").addEventListener("click", async () => {
+  const key = variantSelect.value;
+  const ok = await confirm({
+    title: t("stats.reset.title"),
+    text: t("stats.reset.text", { variant: variantName(key) }),
+    ok: t("stats.reset"),
+  });
+  if (ok) stats.reset(key);
+  open(dlgStats);
+  showStats();
+});
+
+export function openStats(currentKey) {
+  variantSelect.replaceChildren();
+  for (const key of stats.allVariants()) {
+    const opt = document.createElement("option");
+    opt.value = key;
+    opt.textContent = variantName(key);
+    variantSelect.appendChild(opt);
+  }
+  variantSelect.value = currentKey;
+  showStats();
+  open(dlgStats);
+}
+
+// ---- How to play ----
+
+const dlgHelp = $("#dlg-help");
+const helpBody = $("[data-help-body]");
+
+function renderHelp(game) {
+  for (const tab of dlgHelp.querySelectorAll("[data-help-tab]")) {
+    const on = tab.dataset.helpTab === game;
+    tab.setAttribute("aria-selected", String(on));
+    tab.classList.toggle("on", on);
+  }
+  const sections = [...(data(`help.${game}`) ?? []), ...(data("help.common") ?? [])];
+  const out = [];
+  for (const section of sections) {
+    const h = document.createElement("h3");
+    h.textContent = section.h;
+    out.push(h);
+    for (const p of section.p ?? []) {
+      const el = document.createElement("p");
+      el.textContent = p;
+      out.push(el);
+    }
+    if (section.list) {
+      const ul = document.createElement("ul");
+      for (const item of section.list) {
+        const li = document.createElement("li");
+        li.textContent = item;
+        ul.appendChild(li);
+      }
+      out.push(ul);
+    }
+    if (section.table) {
+      const table = document.createElement("table");
+      for (const row of section.table) {
+        const tr = document.createElement("tr");
+        row.forEach((cell, i) => {
+          const td = document.createElement(i === 0 ? "th" : "td");
+          td.textContent = cell;
+          tr.appendChild(td);
+        });
+        table.appendChild(tr);
+      }
+      out.push(table);
+    }
+  }
+  helpBody.replaceChildren(...out);
+  helpBody.scrollTop = 0;
+}
+
+for (const tab of dlgHelp.querySelectorAll("[data-help-tab]")) {
+  tab.addEventListener("click", () => renderHelp(tab.dataset.helpTab));
+}
+
+export function openHelp(game) {
+  renderHelp(game);
+  open(dlgHelp);
+}
+
+// ---- Win ----
+
+const dlgWin = $("#dlg-win");
+
+export function openWin({ score, moves, time, records, best }) {
+  const newRecord = records.score;
+  $("[data-win-record]").hidden = !newRecord;
+  fillGrid($("[data-win-table]"), [
+    [t("status.score"), formatNumber(score), "score"],
+    [t("status.moves"), formatNumber(moves), "moves"],
+    [t("status.time"), formatTime(time), "time"],
+    [t("stats.bestScore"), formatNumber(best), "best-score"],
+  ]);
+  dlgWin.returnValue = "";
+  dlgWin.classList.remove("celebrate");
+  void dlgWin.offsetWidth; // restart the celebration animation
+  dlgWin.classList.add("celebrate");
+  open(dlgWin);
+  $("[data-action='win-new']").focus();
+  return whenClosed(dlgWin);
+}
+
+// ---- Confirmation ----
+
+const dlgConfirm = $("#dlg-confirm");
+
+export function confirm({ title, text, ok }) {
+  $("[data-confirm-title]").textContent = title;
+  $("[data-confirm-text]").textContent = text;
+  $("[data-confirm-ok]").textContent = ok;
+  dlgConfirm.returnValue = "";
+  open(dlgConfirm);
+  return whenClosed(dlgConfirm).then((v) => v === "ok");
+}
+
+/** Re-translates whatever dialog is open after a change of language. */
+export function relabel() {
+  if (dlgNew.open) syncNewForm();
+  if (dlgStats.open) {
+    const key = variantSelect.value;
+    openStats(key);
+  }
+  if (dlgHelp.open) renderHelp(dlgHelp.querySelector("[data-help-tab].on")?.dataset.helpTab ?? "spider");
+  $("[data-setting='lang'] option[value='']", dlgSettings).textContent = t("settings.auto");
+}

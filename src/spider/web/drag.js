@@ -1,0 +1,188 @@
+// Drag and drop with pointer events (mouse, pen and touch), plus taps and double taps.
+//
+// A press on a face-up card that moves a few pixels lifts that card and every card above it.
+// The group follows the pointer through transforms only, written once per frame. On release the
+// drop is forgiving: among the columns the group overlaps, an accepting one wins, the nearest to
+// the group's centre first. What the move means is the engine's business: this module only
+// reports what the player did through the callbacks it is given.
+
+const SLOP_MOUSE = 4;
+const SLOP_TOUCH = 8;
+const DOUBLE_MS = 420;
+const DOUBLE_PX = 16;
+
+export class DragController {
+  /**
+   * @param renderer  the Renderer (card and column elements, layout)
+   * @param callbacks {canStart(), accepts(src, count) -> int[], highlight() -> bool,
+   *                   onDrop(src, dst, count, dropped), onTap(col, idx, pointerType, isDouble),
+   *                   onCancel(), onStart(src, count)}
+   */
+  constructor(renderer, callbacks) {
+    this.r = renderer;
+    this.cb = callbacks;
+    this.press = null;
+    this.drag = null;
+    this.frame = 0;
+    this.lastTap = null;
+    const root = renderer.columnsEl;
+    root.addEventListener("pointerdown", (e) => this.#down(e));
+    root.addEventListener("pointermove", (e) => this.#move(e));
+    root.addEventListener("pointerup", (e) => this.#up(e));
+    root.addEventListener("pointercancel", () => this.cancel());
+    root.addEventListener("lostpointercapture", () => {
+      if (this.press && !this.released) this.cancel();
+    });
+    // A long press on touch screens must not open the context menu over a card.
+    root.addEventListener("contextmenu", (e) => {
+      if (e.target.closest(".card")) e.preventDefault();
+    });
+  }
+
+  get active() {
+    return this.drag !== null;
+  }
+
+  #down(e) {
+    if (e.button !== 0 || this.press) return;
+    const cardEl = e.target.closest(".card[data-face='up']");
+    if (!cardEl) return;
+    const at = this.r.locate(cardEl);
+    if (!at) return;
+    e.preventDefault(); // no text selection, no native drag, no focus flash
+    this.released = false;
+    this.press = {
+      id: e.pointerId,
+      type: e.pointerType,
+      x: e.clientX,
+      y: e.clientY,
+      col: at.col,
+      idx: at.idx,
+      el: cardEl,
+    };
+    try {
+      this.r.columnsEl.setPointerCapture(e.pointerId);
+    } catch {
+      // The pointer may already be gone; the press still works as a tap.
+    }
+  }
+
+  #move(e) {
+    const p = this.press;
+    if (!p || e.pointerId !== p.id) return;
+    const dx = e.clientX - p.x;
+    const dy = e.clientY - p.y;
+    if (!this.drag) {
+      const slop = p.type === "mouse" ? SLOP_MOUSE : SLOP_TOUCH;
+      if (Math.hypot(dx, dy) < slop || !this.cb.canStart()) return;
+      this.#start();
+    }
+    this.drag.dx = dx;
+    this.drag.dy = dy;
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.#paint());
+  }
+
+  #start() {
+    const p = this.press;
+    const els = this.r.group(p.col, p.idx);
+    const count = els.length;
+    const dests = this.cb.accepts(p.col, count);
+    this.drag = { els, count, dests, dx: 0, dy: 0, over: null, rects: els.map((el) => el.getBoundingClientRect()) };
+    els.forEach((el, k) => {
+      el.classList.add("dragging");
+      el.style.zIndex = String(3000 + k);
+    });
+    if (this.cb.highlight()) this.r.markColumns(dests, "accepts");
+    this.cb.onStart?.(p.col, count);
+  }
+
+  #paint() {
+    this.frame = 0;
+    const d = this.drag;
+    if (!d) return;
+    const tf = `translate(${d.dx}px, ${d.dy}px)`;
+    for (const el of d.els) el.style.transform = tf;
+    const over = this.#target();
+    if (over !== d.over) {
+      d.over = over;
+      this.r.markColumns(over === null ? [] : [over], "over");
+    }
+  }
+
+  /** The column the group would drop on: overlapping columns, accepting ones first, nearest. */
+  #target() {
+    const d = this.drag;
+    const top = d.rects[0];
+    const left = top.left + d.dx;
+    const right = top.right + d.dx;
+    const cy = top.top + d.dy + top.height / 2;
+    const cx = (left + right) / 2;
+    let best = null;
+    let bestScore = -Infinity;
+    this.r.cols.forEach((colEl, i) => {
+      const rect = colEl.getBoundingClientRect();
+      const overlap = Math.min(right, rect.right) - Math.max(left, rect.left);
+      if (overlap <= 0) return;
+      // Must be over the table area vertically (with a generous margin above the columns).
+      if (cy < rect.top - top.height * 1.2) return;
+      const accepts = d.dests.includes(i);
+      const dist = Math.abs(cx - (rect.left + rect.right) / 2);
+      const score = (accepts ? 1e6 : 0) + overlap * 10 - dist;
+      if (score > bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    });
+    return best;
+  }
+
+  #up(e) {
+    const p = this.press;
+    if (!p || e.pointerId !== p.id) return;
+    this.released = true;
+    this.press = null;
+    if (this.frame) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+    }
+    if (this.drag) {
+      const d = this.drag;
+      d.dx = e.clientX - p.x;
+      d.dy = e.clientY - p.y;
+      const over = this.#target();
+      this.#clearMarks();
+      this.drag = null;
+      for (const el of d.els) el.style.transform = `translate(${d.dx}px, ${d.dy}px)`;
+      if (over === null || over === p.col) this.cb.onCancel();
+      else this.cb.onDrop(p.col, over, d.count, d.dests.includes(over));
+      return;
+    }
+    // A press without movement: a tap or click.
+    const now = performance.now();
+    const last = this.lastTap;
+    const isDouble =
+      last !== null &&
+      now - last.t < DOUBLE_MS &&
+      last.col === p.col &&
+      last.idx === p.idx &&
+      Math.hypot(e.clientX - last.x, e.clientY - last.y) < DOUBLE_PX;
+    this.lastTap = isDouble ? null : { t: now, col: p.col, idx: p.idx, x: e.clientX, y: e.clientY };
+    this.cb.onTap(p.col, p.idx, p.type, isDouble);
+  }
+
+  /** Drops whatever is in hand; the renderer puts the cards back on the next render. */
+  cancel() {
+    const hadDrag = this.drag !== null;
+    this.press = null;
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.#clearMarks();
+    this.drag = null;
+    if (hadDrag) this.cb.onCancel();
+  }
+
+  #clearMarks() {
+    this.r.markColumns([], "accepts");
+    this.r.markColumns([], "over");
+  }
+}

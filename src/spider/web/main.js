@@ -1,0 +1,734 @@
+// The app: wires the engine, the table, input, storage and dialogs together.
+//
+// Flow: an input (pointer, keyboard, button) becomes a protocol request → the engine client sends
+// it to the worker → the reply's state is rendered (with animation from the old table), saved
+// with its whole history, announced, and counted in the statistics. The page never decides what
+// is legal: it shows the engine's state and the engine's refusals.
+
+import { shake } from "./anim.js";
+import * as dialogs from "./dialogs.js";
+import { DragController } from "./drag.js";
+import { EngineClient } from "./engine-client.js";
+import * as i18n from "./i18n.js";
+import { Keyboard } from "./keyboard.js";
+import { Renderer } from "./render.js";
+import * as settings from "./settings.js";
+import * as stats from "./stats.js";
+import * as storage from "./storage.js";
+import { Timer } from "./timer.js";
+
+const GAME_KEY = "game";
+const $ = (sel) => document.querySelector(sel);
+const html = document.documentElement;
+
+// ---- saved game ----
+
+function validateGame(d) {
+  const okState =
+    d &&
+    typeof d.saved === "string" &&
+    d.state &&
+    Array.isArray(d.state.columns) &&
+    (d.state.columns.length === 10 || d.state.columns.length === 7) &&
+    d.state.columns.every(
+      (c) =>
+        Number.isInteger(c.down) &&
+        c.down >= 0 &&
+        Array.isArray(c.up) &&
+        c.up.every((x) => typeof x === "string" && /^(A|[2-9]|10|J|Q|K)[SHDC]$/.test(x)) &&
+        Array.isArray(c.dests),
+    ) &&
+    Array.isArray(d.state.completed) &&
+    Number.isInteger(d.state.deals_left);
+  if (!okState) throw new Error("saved game: bad shape");
+  const meta = d.meta && typeof d.meta === "object" ? d.meta : {};
+  return {
+    saved: d.saved,
+    state: d.state,
+    meta: {
+      elapsed: Number.isFinite(meta.elapsed) ? meta.elapsed : 0,
+      counted: meta.counted === true,
+      won: meta.won === true,
+    },
+  };
+}
+
+// ---- app state ----
+
+let state = null; // the engine's latest view
+let saved = null; // the engine's latest saved game
+let meta = { elapsed: 0, counted: false, won: false };
+let engineReady = false;
+let booted = false;
+let deferredRender = null;
+let messageTimer = 0;
+let hintMarks = null;
+
+const engine = new EngineClient();
+const renderer = new Renderer();
+const timer = new Timer((ms) => {
+  $("[data-time]").textContent = i18n.formatTime(ms);
+});
+
+renderer.animationsEnabled = () => settings.animate();
+
+function variantOf(s) {
+  return stats.variantKey(s);
+}
+
+function currentOptions() {
+  return settings.get().options;
+}
+
+// ---- status, messages, announcements ----
+
+function updateStatus() {
+  if (!state) return;
+  $("[data-score]").textContent = String(state.score);
+  $("[data-moves]").textContent = String(state.moves);
+  $("[data-code]").textContent = state.code ?? i18n.t("status.position");
+  $("[data-action='undo']").disabled = !state.can_undo;
+  $("[data-action='redo']").disabled = !state.can_redo;
+  $("[data-action='restart']").disabled = !state.can_undo && state.moves === 0;
+  const glyph = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" }[state.suits] ?? "♠";
+  $("[data-suits-glyph]").textContent = glyph;
+  $("[data-suits-label]").textContent = i18n.t(`suits.${state.suits}`);
+  html.dataset.game = state.game;
+}
+
+function messageFor(code) {
+  if (code === "not-movable" && state?.rule === "flexible") return i18n.t("error.not-movable.flexible");
+  if (code === "empty-column" && state?.blocked_deal) return i18n.t("error.empty-column.blocked");
+  const key = `error.${code}`;
+  return i18n.has(key) ? i18n.t(key) : i18n.t("error.unknown");
+}
+
+function showMessage(text, { tone = "warn", ms = 3800 } = {}) {
+  const el = $("[data-message]");
+  el.textContent = text;
+  el.dataset.tone = tone;
+  el.hidden = false;
+  el.classList.remove("show");
+  void el.offsetWidth;
+  el.classList.add("show");
+  clearTimeout(messageTimer);
+  messageTimer = setTimeout(hideMessage, ms);
+}
+
+function hideMessage() {
+  const el = $("[data-message]");
+  el.classList.remove("show");
+  el.hidden = true;
+}
+
+function toast(text, action = null) {
+  const el = $("[data-toast]");
+  $("[data-toast-text]").textContent = text;
+  const btn = $("[data-toast-action]");
+  btn.hidden = !action;
+  if (action) {
+    btn.textContent = action.label;
+    btn.onclick = () => {
+      el.hidden = true;
+      action.run();
+    };
+  }
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (el.hidden = true), action ? 12000 : 5000);
+}
+
+function announce(text) {
+  const el = $("[data-announce]");
+  el.textContent = "";
+  // A fresh text node each time so screen readers repeat identical announcements.
+  requestAnimationFrame(() => (el.textContent = text));
+}
+
+function describe(events) {
+  const parts = [];
+  for (const ev of events ?? []) {
+    switch (ev.type) {
+      case "move":
+        if (!ev.cards?.length) break; // the moved cards completed a run, announced below
+        parts.push(
+          i18n.t(ev.count > 1 ? "announce.moveGroup" : "announce.move", {
+            card: i18n.cardName(ev.cards[0]),
+            n: ev.count - 1,
+            col: ev.dst + 1,
+          }),
+        );
+        break;
+      case "flip":
+        parts.push(i18n.t("announce.flip", { card: i18n.cardName(ev.card), col: ev.column + 1 }));
+        break;
+      case "run":
+        parts.push(i18n.t("announce.run", { suit: i18n.t(`suit.${ev.suit}`) }));
+        break;
+      case "deal":
+        parts.push(i18n.t("announce.deal", { n: state.deals_left }));
+        break;
+      case "undo":
+      case "redo":
+      case "restart":
+        parts.push(i18n.t(`announce.${ev.type}`));
+        break;
+      case "new":
+        parts.push(i18n.t("announce.new", { game: dialogs.variantName(variantOf(state)) }));
+        break;
+      default:
+    }
+  }
+  return parts.join(" ");
+}
+
+// ---- engine status ----
+
+function setEngineStatus(status) {
+  const box = $("[data-engine-status]");
+  const text = $("[data-engine-text]");
+  const retry = $("[data-action='retry']");
+  box.dataset.status = status;
+  if (status === "loading") {
+    text.textContent = i18n.t("engine.loading");
+    retry.hidden = true;
+  } else if (status === "error") {
+    text.textContent = i18n.t("engine.error");
+    retry.hidden = false;
+  } else {
+    text.textContent = "";
+    retry.hidden = true;
+  }
+}
+
+engine.addEventListener("status", (e) => {
+  const { status } = e.detail;
+  if (status === "ready") {
+    engineReady = true;
+    performance.mark("spider:engine-timings", { detail: engine.timings });
+  }
+  setEngineStatus(status === "ready" ? (booted ? "ready" : "loading") : status);
+});
+
+// ---- saving ----
+
+function save() {
+  if (!state || !saved) return;
+  meta.elapsed = timer.elapsed;
+  storage.write(GAME_KEY, { saved, state, meta });
+  clearTimeout(saveSoon.timer);
+  saveSoon.timer = 0;
+}
+
+/** Saves right after the coming frame is painted, so writing never delays what the player sees. */
+function saveSoon() {
+  if (saveSoon.timer) return;
+  saveSoon.timer = -1;
+  requestAnimationFrame(() => {
+    if (saveSoon.timer) saveSoon.timer = setTimeout(save, 0);
+  });
+}
+
+function reportStorageProblems() {
+  const problems = storage.takeProblems();
+  if (!problems.length) return;
+  const write = problems.some((p) => p.reason === "write");
+  toast(i18n.t(write ? "storage.write" : "storage.setAside"));
+}
+
+// ---- rendering ----
+
+function paint(opts = {}) {
+  if (drag?.active) {
+    deferredRender = opts;
+    return;
+  }
+  deferredRender = null;
+  const hadFocus = renderer.columnsEl.contains(document.activeElement);
+  clearHint();
+  const t0 = performance.now();
+  renderer.render(state, opts);
+  updateStatus();
+  keyboard?.sync(state, hadFocus);
+  performance.measure("spider:render", { start: t0, end: performance.now() });
+  if (!paint.marked) {
+    paint.marked = true;
+    markAfterPaint("spider:first-table");
+  }
+}
+
+/** A user-timing mark once the frame being prepared has been painted (read by benchmarks). */
+function markAfterPaint(name) {
+  requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
+}
+
+// ---- requests ----
+
+/**
+ * Sends a request and applies its reply. `ctx.kind` names the input for the latency marks,
+ * `ctx.t0` is when the input happened.
+ */
+async function send(req, ctx = {}) {
+  const reply = await engine.request(req);
+  apply(reply, req, ctx);
+  return reply;
+}
+
+function markLatency(ctx) {
+  if (!ctx.kind || ctx.t0 === undefined) return;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      try {
+        performance.measure(`spider:${ctx.kind}`, { start: ctx.t0, end: performance.now() });
+      } catch {
+        // User timing is optional.
+      }
+    }, 0),
+  );
+}
+
+function apply(reply, req, ctx) {
+  if (!reply.ok) {
+    if (reply.state) state = reply.state;
+    if (state) paint({ animate: true }); // snaps dragged or held cards back
+    if (!ctx.quiet) {
+      const code = reply.error?.code ?? "unknown";
+      showMessage(messageFor(code));
+      announce(messageFor(code));
+      if (ctx.col !== undefined) shake(renderer.columnEl(ctx.col), settings.animate());
+      if (req.op === "deal") shake(renderer.stockEl, settings.animate());
+    }
+    markLatency(ctx);
+    return;
+  }
+  const prev = state;
+  const op = req.op;
+  if (op === "new" || op === "open") {
+    if (meta.counted && !meta.won && prev) stats.recordLoss(variantOf(prev));
+    meta = { elapsed: 0, counted: false, won: false };
+    timer.set(0);
+  }
+  state = reply.state;
+  saved = reply.saved ?? saved;
+  hideMessage();
+  const fresh = op === "new" || op === "open" || op === "restart";
+  paint({ fresh, animate: op !== "load" && !(fresh && ctx.boot) });
+  markLatency(ctx);
+
+  if ((op === "move" || op === "auto" || op === "deal") && !meta.counted) {
+    meta.counted = true;
+    stats.recordStart(variantOf(state));
+  }
+  if (state.won && !meta.won && meta.counted) {
+    meta.won = true;
+    timer.run(false);
+    const time = timer.elapsed;
+    const records = stats.recordWin(variantOf(state), { score: state.score, moves: state.moves, time });
+    const best = stats.get(variantOf(state)).bestScore;
+    save();
+    announce(i18n.t("win.title"));
+    renderer.settled.then(() => {
+      html.dataset.won = "true";
+      dialogs
+        .openWin({ score: state.score, moves: state.moves, time, records, best })
+        .then((v) => v === "new" && openNewGame());
+    });
+  } else {
+    timer.run(meta.counted && !state.won);
+    saveSoon();
+    const said = describe(reply.events);
+    if (said && !ctx.boot) announce(said);
+  }
+  if (!state.won) delete html.dataset.won;
+  reportStorageProblems();
+}
+
+// ---- player actions ----
+
+const now = () => performance.now();
+
+function move(src, dst, count, t0 = now()) {
+  return send({ op: "move", src, dst, count }, { kind: "move", t0, col: src });
+}
+
+function auto(src, count, t0 = now()) {
+  return send({ op: "auto", src, count }, { kind: "move", t0, col: src });
+}
+
+function deal(t0 = now()) {
+  return send({ op: "deal" }, { kind: "deal", t0 });
+}
+
+function undo(t0 = now()) {
+  if (state && !state.can_undo) return showMessage(messageFor("nothing-to-undo"), { ms: 1800 });
+  return send({ op: "undo" }, { kind: "undo", t0 });
+}
+
+function redo(t0 = now()) {
+  if (state && !state.can_redo) return showMessage(messageFor("nothing-to-redo"), { ms: 1800 });
+  return send({ op: "redo" }, { kind: "redo", t0 });
+}
+
+async function restart() {
+  if (!state) return;
+  if (state.moves > 0) {
+    const ok = await dialogs.confirm({
+      title: i18n.t("restart.title"),
+      text: i18n.t("restart.text"),
+      ok: i18n.t("action.restart"),
+    });
+    if (!ok) return;
+  }
+  send({ op: "restart" }, { kind: "restart", t0: now() });
+}
+
+function newGame(options) {
+  settings.update({ options });
+  const o = settings.get().options;
+  return send(
+    { op: "new", game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring, undo_limit: settings.get().undoLimit },
+    { kind: "new", t0: now() },
+  );
+}
+
+/** S: the next suit count (1 → 2 → 4 → 1) of the same game, dealt at once (seed 004). */
+function cycleSuits() {
+  const o = state ? { game: state.game, rule: state.rule, scoring: state.scoring, suits: state.suits } : currentOptions();
+  newGame({ ...o, suits: { 1: 2, 2: 4, 4: 1 }[o.suits] ?? 1 });
+}
+
+async function openCode(code) {
+  const reply = await engine.request({
+    op: "open",
+    code: code.trim().toUpperCase(),
+    scoring: currentOptions().scoring,
+    undo_limit: settings.get().undoLimit,
+  });
+  if (!reply.ok) return reply.error?.code ?? "invalid-code";
+  apply(reply, { op: "open" }, { kind: "new" });
+  const o = reply.state;
+  settings.update({ options: { game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring } });
+  return null;
+}
+
+function openNewGame() {
+  dialogs.openNew(state ? { ...currentOptions(), game: state.game, suits: state.suits, rule: state.rule, scoring: state.scoring } : currentOptions(), {
+    onDeal: (options) => newGame(options),
+    onOpenCode: openCode,
+  });
+}
+
+function clearHint() {
+  if (!hintMarks) return;
+  clearTimeout(hintMarks.timer);
+  for (const el of hintMarks.els) el.classList.remove("hinted");
+  renderer.markColumns([], "hint-target");
+  hintMarks = null;
+}
+
+let hintRound = { key: null, index: 0 };
+
+/** H: highlights the engine's best move; pressed again on the same table, the next best. */
+async function hint() {
+  if (!state) return;
+  const key = JSON.stringify([state.columns.map((c) => [c.down, c.up]), state.deals_left]);
+  hintRound = { key, index: hintRound.key === key ? hintRound.index + 1 : 0 };
+  const reply = await engine.request({ op: "hint", index: hintRound.index });
+  if (!reply.ok) {
+    const code = reply.error?.code;
+    const text = code === "bad-request" ? i18n.t("hint.unavailable") : messageFor(code);
+    showMessage(text, { tone: "info" });
+    return;
+  }
+  const h = reply.hint ?? {};
+  const mv = h.move;
+  clearHint();
+  if (!mv) {
+    const text = i18n.has(`hint.reason.${h.reason}`) ? i18n.t(`hint.reason.${h.reason}`) : i18n.t("hint.none");
+    showMessage(text, { tone: "info" });
+    announce(text);
+    return;
+  }
+  const c = state.columns[mv.src];
+  const idx = c.down + c.up.length - mv.count;
+  const card = c.up[c.up.length - mv.count];
+  const els = renderer.group(mv.src, idx);
+  for (const el of els) el.classList.add("hinted");
+  renderer.markColumns([mv.dst], "hint-target");
+  hintMarks = { els, timer: setTimeout(clearHint, 3000) };
+  const suit = i18n.t(`suit.${card.slice(-1)}`);
+  const why = i18n.has(`hint.reason.${h.reason}`) ? ` ${i18n.t(`hint.reason.${h.reason}`, { suit })}` : "";
+  const text = i18n.t("hint.move", { card: i18n.cardName(card), col: mv.dst + 1 }) + why;
+  showMessage(text, { tone: "info" });
+  announce(text);
+}
+
+async function share() {
+  if (!state) return;
+  const url = new URL("/", location.href);
+  if (state.code) url.searchParams.set("code", state.code);
+  else if (state.position) url.searchParams.set("position", state.position);
+  else return;
+  const link = url.toString();
+  try {
+    await navigator.clipboard.writeText(link);
+    toast(i18n.t("share.copied", { code: state.code ?? "" }));
+  } catch {
+    toast(i18n.t("share.manual", { link }));
+  }
+}
+
+// ---- wiring: pointer ----
+
+const drag = new DragController(renderer, {
+  canStart: () => state !== null,
+  accepts: (src, count) => {
+    const c = state.columns[src];
+    return count <= c.pickup ? (c.dests[count - 1] ?? []) : [];
+  },
+  highlight: () => settings.get().highlight,
+  onStart: () => clearHint(),
+  onDrop: (src, dst, count) => {
+    const t0 = now();
+    if (!engineReady) paint(); // queued: put the cards back while the engine starts
+    if (settings.get().autoPlace) auto(src, count, t0);
+    else move(src, dst, count, t0);
+  },
+  onCancel: () => {
+    if (deferredRender) paint(deferredRender);
+    else paint({ animate: true });
+  },
+  onTap: (col, idx, pointerType, isDouble) => {
+    const s = settings.get();
+    const c = state?.columns[col];
+    if (!c) return;
+    const count = c.down + c.up.length - idx;
+    if (s.singleTap || (isDouble && s.doubleClick)) auto(col, count);
+  },
+});
+
+renderer.stockEl.addEventListener("click", () => deal());
+
+// ---- wiring: keyboard ----
+
+const keyboard = new Keyboard(renderer, {
+  deal: () => deal(),
+  undo: () => undo(),
+  redo: () => redo(),
+  newGame: () => openNewGame(),
+  cycleSuits,
+  hint,
+  help: () => dialogs.openHelp(state?.game ?? "spider"),
+  dialogOpen: dialogs.anyOpen,
+  pick: (col, idx, count) => {
+    const c = state.columns[col];
+    const dests = count <= c.pickup ? (c.dests[count - 1] ?? []) : [];
+    if (settings.get().highlight) renderer.markColumns(dests, "accepts");
+    const card = i18n.cardName(c.up[idx - c.down]);
+    announce(i18n.t(count > 1 ? "announce.pickedGroup" : "announce.picked", { card, n: count - 1 }));
+    return true;
+  },
+  onTarget: (src, dst) => {
+    renderer.markColumns([dst], "over");
+    const c = state.columns[dst];
+    const top = c.up[c.up.length - 1];
+    announce(top ? i18n.t("announce.target", { col: dst + 1, card: i18n.cardName(top) }) : i18n.t("announce.targetEmpty", { col: dst + 1 }));
+  },
+  cancelHold: (say) => {
+    renderer.markColumns([], "accepts");
+    renderer.markColumns([], "over");
+    if (say) announce(i18n.t("announce.putBack"));
+  },
+  drop: (src, dst, count) => move(src, dst, count),
+});
+
+// ---- wiring: buttons ----
+
+const more = $("#more");
+const moreToggle = $("[data-action='menu']");
+
+function setMenu(open) {
+  more.classList.toggle("open", open);
+  moreToggle.setAttribute("aria-expanded", String(open));
+}
+
+document.addEventListener("click", (e) => {
+  const btn = e.target.closest("[data-action]");
+  if (!btn) {
+    if (!e.target.closest("#more")) setMenu(false);
+    return;
+  }
+  const action = btn.dataset.action;
+  if (action !== "menu") setMenu(false);
+  switch (action) {
+    case "menu":
+      setMenu(!more.classList.contains("open"));
+      break;
+    case "new":
+      openNewGame();
+      break;
+    case "suits":
+      cycleSuits();
+      break;
+    case "undo":
+      undo();
+      break;
+    case "redo":
+      redo();
+      break;
+    case "hint":
+      hint();
+      break;
+    case "restart":
+      restart();
+      break;
+    case "stats":
+      dialogs.openStats(variantOf(state ?? { ...currentOptions() }));
+      break;
+    case "settings":
+      dialogs.openSettings(settings.get(), (patch) => settings.update(patch));
+      break;
+    case "help":
+      dialogs.openHelp(state?.game ?? "spider");
+      break;
+    case "share":
+      share();
+      break;
+    case "retry":
+      setEngineStatus("loading");
+      engine.restart();
+      break;
+    default:
+  }
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && more.classList.contains("open")) setMenu(false);
+});
+
+// ---- settings changes ----
+
+settings.subscribe(async (s, changed) => {
+  if (changed.includes("lang")) {
+    // A language chosen here wins over a ?lang= of the address.
+    const url = new URL(location.href);
+    if (url.searchParams.has("lang")) {
+      url.searchParams.delete("lang");
+      history.replaceState(null, "", url.pathname + url.search + url.hash);
+    }
+    await i18n.setLanguage(i18n.pickLanguage(s.lang));
+    i18n.applyToDocument();
+    renderer.relabel();
+    dialogs.relabel();
+    updateStatus();
+    setEngineStatus(booted ? "ready" : "loading");
+    timer.set(timer.elapsed);
+  }
+  if (changed.includes("fourColor")) html.classList.toggle("four-color", s.fourColor);
+  if (changed.includes("undoLimit") && state) send({ op: "set", undo_limit: s.undoLimit }, { quiet: true });
+});
+
+// ---- lifetime ----
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") save();
+});
+addEventListener("pagehide", save);
+
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.addEventListener("message", (e) => {
+    if (e.data?.type === "updated") {
+      toast(i18n.t("update.ready"), { label: i18n.t("update.reload"), run: () => location.reload() });
+    }
+  });
+  navigator.serviceWorker.register("/sw.js", { scope: "/", updateViaCache: "none" }).catch(() => {});
+}
+
+// ---- start ----
+
+async function boot() {
+  const s = settings.get();
+  const params = new URLSearchParams(location.search);
+  const stored = storage.read(GAME_KEY, validateGame, null);
+  const undoLimit = s.undoLimit;
+  let first;
+  if (params.has("position")) first = { op: "open", position: params.get("position"), undo_limit: undoLimit };
+  else if (params.has("code"))
+    first = { op: "open", code: params.get("code"), scoring: s.options.scoring, undo_limit: undoLimit };
+  else if (stored) first = { op: "load", saved: stored.saved, undo_limit: undoLimit };
+  else first = { op: "new", ...s.options, undo_limit: undoLimit };
+
+  // The first request goes out before anything else can: input made while the engine starts is
+  // sent after it and answered in order.
+  engine.start();
+  let pending = engine.request(first);
+
+  if (first.op === "open") {
+    // Opened from a link: the game is saved like any other, so a reload keeps it.
+    params.delete("position");
+    params.delete("code");
+    const q = params.toString();
+    history.replaceState(null, "", location.pathname + (q ? `?${q}` : "") + location.hash);
+  }
+
+  await i18n.setLanguage(i18n.pickLanguage(s.lang));
+  i18n.applyToDocument();
+  html.classList.toggle("four-color", s.fourColor);
+  setEngineStatus(engine.status === "error" ? "error" : "loading");
+
+  // The table appears at once from the saved game, before the engine is ready.
+  if (stored) {
+    state = stored.state;
+    saved = stored.saved;
+    meta = stored.meta;
+    timer.set(meta.elapsed);
+    paint({ animate: false });
+  }
+
+  let reply = await pending;
+  if (!reply.ok && first.op !== "new") {
+    if (first.op === "load") storage.reject(GAME_KEY);
+    else showMessage(messageFor(reply.error?.code), { ms: 6000 });
+    first =
+      first.op === "open" && stored
+        ? { op: "load", saved: stored.saved, undo_limit: undoLimit }
+        : { op: "new", ...s.options, undo_limit: undoLimit };
+    if (first.op === "new") {
+      state = null;
+      meta = { elapsed: 0, counted: false, won: false };
+    }
+    pending = engine.request(first);
+    reply = await pending;
+    if (!reply.ok && first.op === "load") {
+      storage.reject(GAME_KEY);
+      state = null;
+      meta = { elapsed: 0, counted: false, won: false };
+      first = { op: "new", ...s.options, undo_limit: undoLimit };
+      reply = await engine.request(first);
+    }
+  }
+  if (reply.ok) {
+    // A game opened from a link replaces the saved one like a new game does.
+    apply(reply, first.op === "open" ? { op: "new" } : first, { boot: true });
+    if (first.op === "open") {
+      const o = reply.state;
+      settings.update({ options: { game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring } });
+    }
+  }
+  booted = true;
+  setEngineStatus(engine.status === "ready" ? "ready" : engine.status);
+  html.dataset.engine = "ready";
+  performance.mark("spider:engine-ready");
+  reportStorageProblems();
+}
+
+// Requests queued by input before the engine answered the first one are sent after it, in order,
+// because the engine client numbers and forwards them as they come.
+boot().catch((err) => {
+  console.error(err);
+  setEngineStatus("error");
+});
+
+if (document.readyState === "complete") registerServiceWorker();
+else addEventListener("load", registerServiceWorker, { once: true });

@@ -1,0 +1,457 @@
+// Render: draws the engine's view of the table and updates the DOM in place.
+//
+// Card nodes are kept and re-used across states (keyed by position and card text, see `match`),
+// so a move re-parents a few nodes instead of rebuilding the table, and the animation module can
+// run each card from its old place to its new one. Layout (card size, how far each column fans
+// out) is computed here from the size of the table, so long columns compress and nothing leaves
+// the screen.
+
+import { DEAL_STAGGER_MS, FRESH_STAGGER_MS, cancel, play, snapshot } from "./anim.js";
+import { cardName, parseCard, t } from "./i18n.js";
+
+export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RANK_TEXT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const px = (n) => `${Math.round(n * 100) / 100}px`;
+
+function slotsOf(state) {
+  return state.columns.map((c) => {
+    const slots = [];
+    for (let i = 0; i < c.down; i++) slots.push({ face: "down", text: null });
+    for (const text of c.up) slots.push({ face: "up", text });
+    return slots;
+  });
+}
+
+export class Renderer {
+  constructor(doc = document) {
+    this.table = doc.getElementById("table");
+    this.columnsEl = doc.getElementById("columns");
+    this.stockEl = doc.querySelector("[data-stock]");
+    this.completedEl = doc.querySelector("[data-completed]");
+    this.fx = this.table.querySelector(".fx");
+    this.cols = []; // column elements
+    this.nodes = []; // per column: card elements, bottom to top
+    this.state = null;
+    this.metrics = null;
+    this.animationsEnabled = () => true;
+    this.onRendered = () => {};
+    this.settled = Promise.resolve();
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(this.table);
+  }
+
+  // ---- queries used by drag, keyboard and main ----
+
+  columnEl(i) {
+    return this.cols[i];
+  }
+
+  cardEl(col, idx) {
+    return this.nodes[col]?.[idx] ?? null;
+  }
+
+  /** The column and index of a card element, or null. */
+  locate(el) {
+    for (let c = 0; c < this.nodes.length; c++) {
+      const i = this.nodes[c].indexOf(el);
+      if (i >= 0) return { col: c, idx: i };
+    }
+    return null;
+  }
+
+  /** The card elements from `idx` to the top of column `col`. */
+  group(col, idx) {
+    return this.nodes[col].slice(idx);
+  }
+
+  /** Sets a class on the listed columns and removes it from the others. */
+  markColumns(list, cls) {
+    const set = new Set(list);
+    this.cols.forEach((el, i) => el.classList.toggle(cls, set.has(i)));
+  }
+
+  // ---- rendering ----
+
+  /**
+   * Shows `state`. `fresh` deals the table anew (new game, restart) instead of matching cards.
+   * `animate` false puts everything in place at once (first paint, resize).
+   */
+  render(state, { fresh = false, animate = true } = {}) {
+    const prev = this.state;
+    this.state = state;
+    const n = state.columns.length;
+    if (this.cols.length !== n) {
+      this.#buildColumns(n);
+      fresh = true;
+    }
+    const enabled = animate && this.animationsEnabled() && prev !== null;
+    const all = this.nodes.flat();
+    const before = enabled ? snapshot(all) : new Map();
+    for (const el of all) {
+      cancel(el);
+      el.style.transform = "";
+      el.classList.remove("dragging", "held", "hinted", "in-flight");
+      el.style.zIndex = "";
+    }
+    const stockRect = this.stockEl.getBoundingClientRect();
+    const prevCompleted = prev ? prev.completed.length : 0;
+    const fromCompleted = enabled && state.completed.length < prevCompleted;
+    const completedSlotRect = (i) => (this.completedEl.children[i] ?? this.stockEl).getBoundingClientRect();
+
+    const slots = slotsOf(state);
+    const { assign, leftovers } = fresh ? this.#fresh(slots) : this.#match(slots, state, prev);
+
+    // Create the nodes that are new, update contents, and put every node in its column in order.
+    const moves = [];
+    let order = 0;
+    for (let c = 0; c < n; c++) {
+      const colEl = this.cols[c];
+      for (let i = 0; i < slots[c].length; i++) {
+        const slot = slots[c][i];
+        let el = assign[c][i];
+        let from = el ? before.get(el) : null;
+        let flip = false;
+        let kind = "move";
+        if (!el) {
+          el = document.createElement("div");
+          el.className = "card";
+          kind = "deal";
+          from = fromCompleted ? completedSlotRect(state.completed.length) : stockRect;
+        } else if (el.dataset.face !== slot.face || el.dataset.card !== (slot.text ?? undefined)) {
+          flip = el.dataset.face !== slot.face;
+        }
+        this.#paintCard(el, slot);
+        assign[c][i] = el;
+        if (colEl.children[i] !== el) colEl.insertBefore(el, colEl.children[i] ?? null);
+        if (enabled && from) {
+          const delay = kind === "deal" ? (fresh ? order++ * FRESH_STAGGER_MS : c * DEAL_STAGGER_MS) : 0;
+          moves.push({ el, from, flip, kind, delay });
+        }
+      }
+      while (colEl.children.length > slots[c].length) colEl.lastElementChild.remove();
+    }
+    this.nodes = assign;
+
+    this.#paintStock(state);
+    const completedBefore = this.completedEl.children.length ? prevCompleted : 0;
+    this.#paintCompleted(state);
+    this.#position();
+
+    // Cards that left the table fly to the completed row (a run), back to the stock (an undone
+    // deal) or simply fade (a new game).
+    const leaving = [];
+    if (enabled) {
+      const fxRect = this.fx.getBoundingClientRect();
+      const grew = state.completed.length > completedBefore;
+      const target = grew
+        ? completedSlotRect(Math.max(0, state.completed.length - 1))
+        : this.stockEl.getBoundingClientRect();
+      leftovers.forEach((el, k) => {
+        const from = before.get(el);
+        if (!from) return;
+        el.removeAttribute("data-face");
+        el.removeAttribute("data-card");
+        el.style.left = px(from.left - fxRect.left);
+        el.style.top = px(from.top - fxRect.top);
+        this.fx.appendChild(el);
+        leaving.push({ el, from, to: target, order: grew ? leftovers.length - 1 - k : 0 });
+      });
+    } else {
+      for (const el of leftovers) el.remove();
+    }
+    this.settled = play({ moves, leaving }, enabled);
+    this.#labelColumns();
+    this.onRendered(state);
+  }
+
+  /** Re-applies positions (after a resize, a setting or a language change); no animation. */
+  layout() {
+    if (!this.state) return;
+    this.#position();
+  }
+
+  /** Re-labels every card and column, for a change of language. */
+  relabel() {
+    if (!this.state) return;
+    const slots = slotsOf(this.state);
+    this.nodes.forEach((col, c) => col.forEach((el, i) => this.#paintCard(el, slots[c][i], true)));
+    this.#paintStock(this.state);
+    this.#paintCompleted(this.state);
+    this.#labelColumns();
+  }
+
+  #buildColumns(n) {
+    this.columnsEl.replaceChildren();
+    this.fx.replaceChildren();
+    this.cols = [];
+    this.nodes = [];
+    for (let i = 0; i < n; i++) {
+      const el = document.createElement("div");
+      el.className = "column";
+      el.dataset.column = String(i);
+      el.setAttribute("role", "group");
+      el.tabIndex = -1;
+      this.columnsEl.appendChild(el);
+      this.cols.push(el);
+      this.nodes.push([]);
+    }
+    this.table.dataset.columns = String(n);
+  }
+
+  #fresh(slots) {
+    const leftovers = this.nodes.flat();
+    for (const el of leftovers) el.remove();
+    return { assign: slots.map((s) => s.map(() => null)), leftovers: [] };
+  }
+
+  /**
+   * Matches the old card nodes to the new slots so that each card keeps its node:
+   *  1. same column, same place, same face and card;
+   *  2. a face-up card found elsewhere (a moved group), unless runs were just removed, when the
+   *     cards that left are the run and every new card came from the stock;
+   *  3. any node at the same place (a card turned face up or, on undo, face down again);
+   *  4. a face-down node of the same column.
+   * Nodes left over leave the table.
+   */
+  #match(slots, state, prev) {
+    const old = this.nodes;
+    const used = new Set();
+    const assign = slots.map((s) => s.map(() => null));
+    const same = (el, slot) => el.dataset.face === slot.face && (slot.face === "down" || el.dataset.card === slot.text);
+    slots.forEach((col, c) =>
+      col.forEach((slot, i) => {
+        const el = old[c]?.[i];
+        if (el && same(el, slot)) {
+          assign[c][i] = el;
+          used.add(el);
+        }
+      }),
+    );
+    const runsAdded = prev && state.completed.length > prev.completed.length;
+    if (!runsAdded) {
+      const byText = new Map();
+      old.forEach((col, c) =>
+        col.forEach((el, i) => {
+          if (used.has(el) || el.dataset.face !== "up") return;
+          const list = byText.get(el.dataset.card) ?? [];
+          list.push({ el, c, i });
+          byText.set(el.dataset.card, list);
+        }),
+      );
+      slots.forEach((col, c) =>
+        col.forEach((slot, i) => {
+          if (assign[c][i] || slot.face !== "up") return;
+          const list = byText.get(slot.text);
+          if (!list?.length) return;
+          // Prefer the candidate nearest in column, then in height.
+          let best = 0;
+          list.forEach((cand, k) => {
+            const d = Math.abs(cand.c - c) * 100 + Math.abs(cand.i - i);
+            const b = list[best];
+            if (d < Math.abs(b.c - c) * 100 + Math.abs(b.i - i)) best = k;
+          });
+          const [pick] = list.splice(best, 1);
+          assign[c][i] = pick.el;
+          used.add(pick.el);
+        }),
+      );
+    }
+    slots.forEach((col, c) =>
+      col.forEach((slot, i) => {
+        if (assign[c][i]) return;
+        const el = old[c]?.[i];
+        if (el && !used.has(el)) {
+          assign[c][i] = el;
+          used.add(el);
+        }
+      }),
+    );
+    slots.forEach((col, c) =>
+      col.forEach((slot, i) => {
+        if (assign[c][i] || slot.face !== "down") return;
+        const el = (old[c] ?? []).find((e) => !used.has(e) && e.dataset.face === "down");
+        if (el) {
+          assign[c][i] = el;
+          used.add(el);
+        }
+      }),
+    );
+    const leftovers = old.flat().filter((el) => !used.has(el));
+    return { assign, leftovers };
+  }
+
+  #paintCard(el, slot, force = false) {
+    if (slot.face === "down") {
+      if (el.dataset.face === "down" && !force) return;
+      el.dataset.face = "down";
+      delete el.dataset.card;
+      el.className = "card back";
+      el.replaceChildren();
+      el.removeAttribute("role");
+      el.removeAttribute("tabindex");
+      el.removeAttribute("aria-label");
+      el.setAttribute("aria-hidden", "true");
+      return;
+    }
+    if (el.dataset.face === "up" && el.dataset.card === slot.text && !force) return;
+    const { rank, suit } = parseCard(slot.text);
+    el.dataset.face = "up";
+    el.dataset.card = slot.text;
+    el.className = `card face s-${suit}${suit === "H" || suit === "D" ? " red" : ""}${rank > 10 ? " court" : ""}`;
+    el.removeAttribute("aria-hidden");
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", cardName(slot.text));
+    if (!el.hasAttribute("tabindex")) el.tabIndex = -1;
+    const corner = document.createElement("span");
+    corner.className = "corner";
+    const r = document.createElement("span");
+    r.className = "rank";
+    r.textContent = RANK_TEXT[rank];
+    const s = document.createElement("span");
+    s.className = "suit";
+    s.textContent = SUIT_SYMBOLS[suit];
+    corner.append(r, s);
+    const pip = document.createElement("span");
+    pip.className = "pip";
+    pip.textContent = rank > 10 ? RANK_TEXT[rank] : SUIT_SYMBOLS[suit];
+    const pip2 = document.createElement("span");
+    pip2.className = "pip2";
+    pip2.textContent = SUIT_SYMBOLS[suit];
+    el.replaceChildren(corner, pip, pip2);
+  }
+
+  #paintStock(state) {
+    const el = this.stockEl;
+    el.dataset.dealsLeft = String(state.deals_left);
+    el.classList.toggle("empty", state.deals_left === 0);
+    el.classList.toggle("blocked", state.deals_left > 0 && !state.can_deal);
+    const layers = Math.min(state.deals_left, 5);
+    const count = el.querySelector(".stock-count");
+    if (el.querySelectorAll(".stock-card").length !== layers) {
+      for (const c of el.querySelectorAll(".stock-card")) c.remove();
+      for (let i = 0; i < layers; i++) {
+        const c = document.createElement("span");
+        c.className = "stock-card card back";
+        c.style.setProperty("--i", String(i));
+        el.insertBefore(c, count);
+      }
+    }
+    count.textContent = String(state.deals_left);
+    el.setAttribute("aria-label", t("stock.label", { n: state.deals_left }));
+    el.title = t("stock.title");
+  }
+
+  #paintCompleted(state) {
+    const el = this.completedEl;
+    const total = state.game === "spiderette" ? 4 : 8;
+    el.dataset.completed = String(state.completed.length);
+    if (el.children.length !== total) {
+      el.replaceChildren();
+      for (let i = 0; i < total; i++) {
+        const slot = document.createElement("span");
+        slot.className = "slot";
+        el.appendChild(slot);
+      }
+    }
+    [...el.children].forEach((slot, i) => {
+      const suit = state.completed[i];
+      const want = suit ? `slot card face done s-${suit}${suit === "H" || suit === "D" ? " red" : ""}` : "slot";
+      if (slot.className === want) return;
+      slot.className = want;
+      slot.replaceChildren();
+      if (suit) {
+        const corner = document.createElement("span");
+        corner.className = "corner";
+        corner.textContent = `K${SUIT_SYMBOLS[suit]}`;
+        const pip = document.createElement("span");
+        pip.className = "pip";
+        pip.textContent = SUIT_SYMBOLS[suit];
+        slot.append(corner, pip);
+      }
+    });
+    el.setAttribute("aria-label", t("completed.aria", { n: state.completed.length, total }));
+  }
+
+  #labelColumns() {
+    const state = this.state;
+    state.columns.forEach((c, i) => {
+      const parts = [t("column.name", { n: i + 1 })];
+      if (c.down === 0 && c.up.length === 0) parts.push(t("column.empty"));
+      if (c.down) parts.push(t("column.down", { n: c.down }));
+      if (c.up.length) parts.push(c.up.map(cardName).join(", "));
+      this.cols[i].setAttribute("aria-label", parts.join(". "));
+      this.cols[i].classList.toggle("is-empty", c.down + c.up.length === 0);
+    });
+  }
+
+  // ---- layout ----
+
+  #metrics() {
+    const n = this.cols.length || 10;
+    const w = this.table.clientWidth;
+    const h = this.table.clientHeight;
+    const gap = Math.max(2, Math.min(14, w * 0.009));
+    const byWidth = (w - gap * (n + 1)) / n;
+    // Leave room for the top row and about four cards of fan below it.
+    const byHeight = h / (1.4 * 3.9);
+    const cw = Math.max(20, Math.min(byWidth, byHeight, 120));
+    const ch = cw * 1.4;
+    const font = Math.max(11, Math.min(22, cw * 0.36));
+    const compact = h < 480 || cw < 44;
+    const topScale = h < 420 ? 0.62 : compact ? 0.82 : 1;
+    const topH = ch * topScale;
+    const colsH = Math.max(ch, h - topH - gap * 3);
+    return {
+      n,
+      gap,
+      cw,
+      ch,
+      font,
+      topH,
+      topScale,
+      colsH,
+      down: Math.max(4, ch * 0.11),
+      up: Math.max(font * 1.3 + 4, ch * 0.27),
+      upMin: font * 1.08 + 2,
+    };
+  }
+
+  #position() {
+    const m = this.#metrics();
+    this.metrics = m;
+    const s = this.table.style;
+    s.setProperty("--cw", px(m.cw));
+    s.setProperty("--ch", px(m.ch));
+    s.setProperty("--gap", px(m.gap));
+    s.setProperty("--fs", px(m.font));
+    s.setProperty("--top-h", px(m.topH));
+    s.setProperty("--top-scale", String(m.topScale));
+    s.setProperty("--cols-h", px(m.colsH));
+    this.table.toggleAttribute("data-narrow", m.cw < 58);
+    if (!this.state) return;
+    this.state.columns.forEach((c, i) => {
+      const { down, up } = this.fan(c.down, c.up.length, m);
+      const nodes = this.nodes[i];
+      let y = 0;
+      for (let k = 0; k < nodes.length; k++) {
+        nodes[k].style.top = px(y);
+        y += k < c.down ? down : up;
+      }
+    });
+  }
+
+  /** How far apart face-down and face-up cards sit so that the column fits its height. */
+  fan(d, u, m = this.metrics) {
+    let down = m.down;
+    let up = m.up;
+    const need = () => d * down + Math.max(0, u - 1) * up + m.ch;
+    const room = m.colsH;
+    if (need() <= room) return { down, up };
+    if (u > 1) up = Math.max(m.upMin, (room - m.ch - d * down) / (u - 1));
+    if (need() <= room) return { down, up };
+    if (d > 0) down = Math.max(2, (room - m.ch - Math.max(0, u - 1) * up) / d);
+    if (need() <= room) return { down, up };
+    if (u > 1) up = Math.max(1, (room - m.ch - d * down) / (u - 1));
+    return { down, up };
+  }
+}

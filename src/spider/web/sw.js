@@ -1,0 +1,160 @@
+// Service worker: after one visit the app loads and plays with no network.
+//
+// Install caches the app shell, the engine (/engine.zip) and the Pyodide runtime. Pages are then
+// served from the cache at once (stale-while-revalidate); on each visit a background check asks
+// the server whether any cached file changed. If one did, the whole shell is fetched again, so
+// files of two versions never mix, and the open pages are told that an update is ready (it is
+// used from the next load on). Pyodide lives under a versioned address: it is fetched again
+// only when /engine.json names a new version.
+
+const CACHE = "spider-v1";
+const CHECK_EVERY_MS = 60 * 1000;
+
+const SHELL = [
+  "/",
+  "/app.css",
+  "/main.js",
+  "/anim.js",
+  "/dialogs.js",
+  "/drag.js",
+  "/engine-client.js",
+  "/i18n.js",
+  "/keyboard.js",
+  "/render.js",
+  "/settings.js",
+  "/stats.js",
+  "/storage.js",
+  "/timer.js",
+  "/worker.js",
+  "/locales/en.js",
+  "/locales/ca.js",
+  "/locales/es.js",
+  "/locales/it.js",
+  "/manifest.webmanifest",
+  "/icons/icon.svg",
+  "/icons/icon-192.png",
+  "/icons/icon-512.png",
+  "/icons/maskable-512.png",
+  "/engine.zip",
+  "/engine.json",
+];
+
+// Pyodide is served under a versioned, immutable address named in /engine.json.
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+const PYODIDE_LOADERS = ["pyodide.asm.mjs", "pyodide.asm.js"]; // one of them, by version
+
+let lastCheck = 0;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" })));
+      await cachePyodide(cache);
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+      await self.clients.claim();
+    })(),
+  );
+});
+
+/** The versioned Pyodide address of the cached /engine.json, such as "/pyodide/314.0.7/". */
+async function pyodideBase(cache) {
+  const meta = await cache.match("/engine.json");
+  const info = meta ? await meta.json().catch(() => ({})) : {};
+  return info?.pyodide?.url ?? "/pyodide/";
+}
+
+async function cachePyodide(cache) {
+  const base = await pyodideBase(cache);
+  await cache.addAll(PYODIDE_FILES.map((f) => base + f));
+  const loaders = await Promise.allSettled(PYODIDE_LOADERS.map((f) => cache.add(base + f)));
+  if (!loaders.some((r) => r.status === "fulfilled")) throw new Error("no Pyodide loader");
+  // Drop the files of any other Pyodide version.
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    if (path.startsWith("/pyodide/") && !path.startsWith(base)) await cache.delete(request);
+  }
+}
+
+function sameBytes(a, b) {
+  if (a.byteLength !== b.byteLength) return false;
+  const x = new Uint8Array(a);
+  const y = new Uint8Array(b);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** Fetches `url` again; stores it if it changed. Resolves true when it changed. */
+async function refresh(cache, url) {
+  const fresh = await fetch(url, { cache: "no-cache" });
+  if (!fresh.ok) return false;
+  const cached = await cache.match(url);
+  if (cached) {
+    const [a, b] = await Promise.all([cached.arrayBuffer(), fresh.clone().arrayBuffer()]);
+    if (sameBytes(a, b)) return false;
+  }
+  await cache.put(url, fresh);
+  return true;
+}
+
+async function notify(type) {
+  for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ type });
+}
+
+/** Looks for a newer version of the app and the runtime, and fetches it whole. */
+async function checkForUpdate() {
+  if (Date.now() - lastCheck < CHECK_EVERY_MS) return;
+  lastCheck = Date.now();
+  try {
+    const cache = await caches.open(CACHE);
+    const before = await pyodideBase(cache);
+    const changed = await Promise.all(SHELL.map((url) => refresh(cache, url).catch(() => false)));
+    if (!changed.some(Boolean)) return;
+    if ((await pyodideBase(cache)) !== before) await cachePyodide(cache);
+    await notify("updated");
+  } catch {
+    // Offline or the server is away: the cached version keeps working.
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    // Any page address (with ?code=, ?position= or ?lang=) is the app shell.
+    event.respondWith(
+      (async () => {
+        const cache = await caches.open(CACHE);
+        const hit = await cache.match("/");
+        event.waitUntil(checkForUpdate());
+        return hit ?? fetch(request);
+      })(),
+    );
+    return;
+  }
+  if (url.pathname === "/sw.js") return;
+  event.respondWith(cacheFirst(request));
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "check") event.waitUntil(checkForUpdate());
+});

@@ -1,0 +1,135 @@
+"""New games (by code, by dialog, by the S key) and a won game in the statistics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from webapp import (
+    SPIDER_2,
+    SPIDERETTE_4,
+    WIN_POSITION,
+    assert_shows,
+    card,
+    click_action,
+    drag,
+    open_app,
+    position_url,
+    shown,
+)
+
+from spider import Game
+
+pytestmark = pytest.mark.browser
+
+
+def test_new_game_by_code_and_by_dialog(page: Page, screenshot: Any) -> None:
+    open_app(page)
+    click_action(page, "new")
+    dialog = page.locator("#dlg-new")
+    expect(dialog).to_be_visible()
+    screenshot(page, "dialog")
+
+    # A bad code is explained, and the dialog stays open.
+    page.locator("#code-input").fill("SP1-S3C-AAAAAAD")
+    page.locator('[data-action="open-code"]').click()
+    expect(page.locator("[data-code-error]")).to_contain_text("That is not a game code")
+    expect(dialog).to_be_visible()
+    screenshot(page, "bad-code")
+
+    page.locator("#code-input").fill(SPIDERETTE_4.lower())
+    page.keyboard.press("Enter")
+    expect(dialog).to_be_hidden()
+    assert_shows(page, Game.from_code(SPIDERETTE_4))
+    assert page.locator("[data-column]").count() == 7
+
+    # The dialog: Spider, Medium (2 suits), Flexible rule, Reveal scoring.
+    click_action(page, "new")
+    rule = page.locator("[data-rule-field]")
+    page.locator("#dlg-new label", has_text="Spider").first.click()
+    page.locator("#dlg-new label", has_text="Easy").click()
+    expect(rule).to_be_hidden()  # one suit: the rule does not matter
+    page.locator("#dlg-new label", has_text="Medium").click()
+    expect(rule).to_be_visible()
+    page.locator("#dlg-new label", has_text="Flexible").click()
+    page.locator("#dlg-new label", has_text="Reveal").click()
+    page.locator('[data-action="deal-new"]').click()
+    expect(dialog).to_be_hidden()
+    page.wait_for_function(
+        "() => document.querySelector('[data-code]').textContent.startsWith('SP1-S2F-')"
+    )
+    code = shown(page)["code"]
+    game = Game.from_code(code, scoring="reveal")
+    assert (game.game, game.suits, game.rule, game.scoring) == ("spider", 2, "flexible", "reveal")
+    assert_shows(page, game)
+    assert shown(page)["score"] == 0  # reveal scoring starts at 0
+
+    # The choice is remembered for the next visit's New game dialog.
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+    click_action(page, "new")
+    expect(page.locator('#dlg-new input[name="suits"][value="2"]')).to_be_checked()
+    expect(page.locator('#dlg-new input[name="rule"][value="flexible"]')).to_be_checked()
+    expect(page.locator('#dlg-new input[name="scoring"][value="reveal"]')).to_be_checked()
+
+
+def test_s_key_cycles_suits_and_deals(page: Page) -> None:
+    open_app(page, f"/?code={SPIDER_2}")
+    for suits, prefix in ((4, "SP1-S4C-"), (1, "SP1-S1C-"), (2, "SP1-S2C-")):
+        before = shown(page)["code"]
+        page.keyboard.press("s")
+        page.wait_for_function(
+            "(prefix) => document.querySelector('[data-code]').textContent.startsWith(prefix)",
+            arg=prefix,
+        )
+        code = shown(page)["code"]
+        assert code != before
+        game = Game.from_code(code)
+        assert game.suits == suits
+        assert_shows(page, game)
+    # The suit count is remembered.
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+    assert Game.from_code(shown(page)["code"]).suits == 2
+
+
+def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None:
+    game = Game.from_text(WIN_POSITION)
+    open_app(page, position_url(WIN_POSITION))
+    assert_shows(page, game)
+    drag(page, profile, 1, -1, 0)
+    game.move(1, 0, 1)
+    assert game.is_won
+    assert_shows(page, game)
+    win = page.locator("#dlg-win")
+    expect(win).to_be_visible()
+    expect(win.locator('[data-stat="score"]')).to_have_text(f"{game.score:,}")
+    expect(win.locator('[data-stat="moves"]')).to_have_text(str(game.moves))
+    expect(win.locator("[data-win-record]")).to_be_visible()
+    screenshot(page, "win")
+    win.locator('button[value="close"]').click()
+    expect(win).to_be_hidden()
+
+    click_action(page, "stats")
+    stats = page.locator("#dlg-stats")
+    expect(stats).to_be_visible()
+    expect(page.locator("[data-stats-variant]")).to_have_value("spider/1/classic/standard")
+    expect(stats.locator('[data-stat="played"]')).to_have_text("1")
+    expect(stats.locator('[data-stat="won"]')).to_have_text("1")
+    expect(stats.locator('[data-stat="rate"]')).to_have_text("100%")
+    expect(stats.locator('[data-stat="streak"]')).to_have_text("1")
+    expect(stats.locator('[data-stat="best-score"]')).to_have_text(f"{game.score:,}")
+    expect(stats.locator('[data-stat="fewest-moves"]')).to_have_text(str(game.moves))
+    screenshot(page, "stats")
+
+    # Statistics survive a reload, and Reset clears this variant.
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+    click_action(page, "stats")
+    expect(stats.locator('[data-stat="won"]')).to_have_text("1")
+    stats.locator('[data-action="reset-stats"]').click()
+    page.locator('#dlg-confirm [data-action="confirm-ok"]').click()
+    expect(stats.locator('[data-stat="won"]')).to_have_text("0")
+    assert card(page, 0).count() == 0  # the won table is empty

@@ -1,0 +1,98 @@
+"""The game survives reloads (with its history), input before the engine is ready is kept, and
+after one visit the app loads and plays offline."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+from webapp import SPIDER_2, assert_shows, drag, open_app, wait_ready
+
+from spider import Game
+
+pytestmark = pytest.mark.browser
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "spider" / "web"
+
+
+def test_reload_keeps_the_game_and_its_history(page: Page, profile: str, screenshot: Any) -> None:
+    # No service worker here: the test holds the engine's download back at the network.
+    page.route("**/sw.js", lambda route: route.abort())
+    game = Game.from_code(SPIDER_2)
+    open_app(page, f"/?code={SPIDER_2}")
+    drag(page, profile, 1, -1, 4)
+    game.move(1, 4, 1)
+    page.keyboard.press("d")
+    game.deal()
+    assert_shows(page, game)
+
+    # Hold the engine back: the table must appear from the saved game before it is ready, and
+    # input made meanwhile must wait, not be lost.
+    held: list[Route] = []
+    page.context.route("**/engine.zip", lambda route: held.append(route))
+    page.reload()
+    page.wait_for_selector('[data-column="9"] > [data-face="up"]')
+    assert page.evaluate("() => document.documentElement.dataset.engine") != "ready"
+    assert_shows(page, game)
+    expect(page.locator("[data-engine-status]")).to_have_attribute("data-status", "loading")
+    screenshot(page, "before-engine")
+    page.keyboard.press("u")  # queued: undo the deal
+    page.wait_for_timeout(200)
+    assert_shows(page, game)
+    assert held, "the engine was not requested"
+    for route in held:
+        route.continue_()
+    page.context.unroute("**/engine.zip")
+    wait_ready(page)
+    game.undo()
+    assert_shows(page, game)
+    # The whole history came back: undo to the deal, then redo.
+    page.keyboard.press("u")
+    game.undo()
+    assert_shows(page, Game.from_code(SPIDER_2))
+    page.keyboard.press("Control+y")
+    page.keyboard.press("Control+y")
+    game.redo()
+    game.redo()
+    assert_shows(page, game)
+
+
+def _shell_list() -> list[str]:
+    text = (WEB / "sw.js").read_text(encoding="utf-8")
+    block = text[text.index("const SHELL = [") : text.index("];", text.index("const SHELL = ["))]
+    return re.findall(r'"(/[^"]*)"', block)
+
+
+def test_service_worker_caches_every_app_file() -> None:
+    files = {
+        "/" + p.relative_to(WEB).as_posix()
+        for p in WEB.rglob("*")
+        if p.is_file() and p.name not in {"sw.js", "index.html"}
+    }
+    shell = set(_shell_list())
+    assert files <= shell, f"not cached by the service worker: {sorted(files - shell)}"
+    assert {"/", "/engine.zip", "/engine.json"} <= shell
+
+
+def test_offline_reload_still_plays(page: Page, profile: str, screenshot: Any) -> None:
+    game = Game.from_code(SPIDER_2)
+    open_app(page, f"/?code={SPIDER_2}")
+    # The service worker has installed (shell, engine and Pyodide cached) and controls the page.
+    page.wait_for_function(
+        "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
+        timeout=60_000,
+    )
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        wait_ready(page)
+        assert_shows(page, game)
+        drag(page, profile, 1, -1, 4)
+        game.move(1, 4, 1)
+        assert_shows(page, game)
+        screenshot(page, "offline")
+    finally:
+        page.context.set_offline(False)

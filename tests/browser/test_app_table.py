@@ -1,0 +1,160 @@
+"""The table: loading, languages, and recovery from bad storage (on phone and desktop)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from webapp import (
+    SPIDER_2,
+    SPIDERETTE_4,
+    assert_shows,
+    click_action,
+    open_app,
+    settle,
+    shown,
+)
+
+from spider import Game
+
+pytestmark = pytest.mark.browser
+
+
+def test_loading_shows_the_engine_state(
+    page: Page, page_log: Any, screenshot: Any, profile: str
+) -> None:
+    open_app(page, f"/?code={SPIDER_2}")
+    game = Game.from_code(SPIDER_2)
+    assert_shows(page, game)
+    # The address no longer carries the code: a reload keeps the game being played.
+    assert "code=" not in page.url
+    # The hooks of the issue: stock, completed row, buttons.
+    stock = page.locator("[data-stock]")
+    expect(stock).to_have_attribute("data-deals-left", "5")
+    expect(page.locator("[data-completed]")).to_have_attribute("data-completed", "0")
+    for action in ("new", "undo", "redo", "restart", "stats"):
+        assert page.locator(f'[data-action="{action}"]').count() == 1, action
+    # Face-down cards are counted, face-up cards named, for assistive technology.
+    label = page.locator('[data-column="0"]').get_attribute("aria-label") or ""
+    assert "Column 1" in label and "5 face-down cards" in label and "Ace of hearts" in label
+    assert page.locator('[data-column="0"] > [data-face="up"]').get_attribute("aria-label") == (
+        "Ace of hearts"
+    )
+    # Every card is on screen and the face-up ones are readable.
+    viewport = page.viewport_size
+    assert viewport is not None
+    boxes = page.evaluate(
+        "() => [...document.querySelectorAll('[data-column] > .card')].map((c) => {"
+        " const r = c.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom, r.width]; })"
+    )
+    assert boxes and all(
+        b[0] >= 0 and b[1] >= 0 and b[2] <= viewport["width"] and b[3] <= viewport["height"]
+        for b in boxes
+    )
+    assert min(b[4] for b in boxes) >= 30
+    font = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector("
+        "'[data-face=\"up\"] .corner')).fontSize)"
+    )
+    assert font >= 11
+    screenshot(page, "spider")
+    assert not page_log.errors, page_log.errors
+
+
+def test_spiderette_long_columns_stay_on_screen(page: Page, screenshot: Any) -> None:
+    # Play every card the engine lets us onto column 0 to make it long, then check it fits.
+    game = Game.from_code(SPIDERETTE_4)
+    open_app(page, f"/?code={SPIDERETTE_4}")
+    assert_shows(page, game)
+    while game.deals_left:
+        game.deal()
+        page.keyboard.press("d")
+    assert_shows(page, game)
+    settle(page)
+    viewport = page.viewport_size
+    assert viewport is not None
+    bottom = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('[data-column] > .card')]"
+        ".map((c) => c.getBoundingClientRect().bottom))"
+    )
+    assert bottom <= viewport["height"]
+    screenshot(page, "spiderette-dealt")
+
+
+def test_language_switch(page: Page, screenshot: Any) -> None:
+    open_app(page, f"/?code={SPIDER_2}&lang=ca")
+    expect(page.locator("html")).to_have_attribute("lang", "ca")
+    expect(page.locator('[data-action="new"]')).to_have_attribute("title", "Partida nova (N)")
+    label = page.locator('[data-column="0"]').get_attribute("aria-label") or ""
+    assert "Columna 1" in label and "5 cartes tapades" in label and "as de cors" in label
+    screenshot(page, "catalan")
+
+    # Switch to Italian in Settings: everything follows, and the choice is remembered.
+    click_action(page, "settings")
+    page.locator('[data-setting="lang"]').select_option("it")
+    expect(page.locator("#dlg-settings h2")).to_have_text("Impostazioni")
+    page.keyboard.press("Escape")
+    expect(page.locator('[data-action="new"]')).to_have_attribute("title", "Nuova partita (N)")
+    label = page.locator('[data-column="0"]').get_attribute("aria-label") or ""
+    assert "Colonna 1" in label and "asso di cuori" in label
+    click_action(page, "help")
+    expect(page.locator("[data-help-body] h3").first).to_have_text("Lo scopo")
+    screenshot(page, "help-italian")
+    page.keyboard.press("Escape")
+
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+    expect(page.locator("html")).to_have_attribute("lang", "it")
+    assert_shows(page, Game.from_code(SPIDER_2))
+
+    # A refused action is explained in the player's language.
+    page.keyboard.press("Control+y")
+    expect(page.locator("[data-message]")).to_have_text("Non c'è niente da ripetere.")
+
+
+@pytest.mark.parametrize("damage", ["unreadable", "engine-refuses"])
+def test_corrupt_storage_is_set_aside(
+    page: Page, page_log: Any, screenshot: Any, damage: str
+) -> None:
+    open_app(page, f"/?code={SPIDER_2}")
+    if damage == "unreadable":
+        # Not JSON, another app's data, and an older version's: one of each.
+        bad = {
+            "spider:game": "{not json",
+            "spider:settings": json.dumps({"hello": 1}),
+            "spider:stats": json.dumps({"app": "spider-solitaire", "v": 0, "data": {}}),
+        }
+    else:
+        # A well-formed envelope whose saved game the engine cannot read.
+        page.wait_for_function("() => localStorage.getItem('spider:game') !== null")
+        stored = json.loads(page.evaluate("() => localStorage.getItem('spider:game')"))
+        stored["data"]["saved"] = '{"format": "something else"}'
+        bad = {"spider:game": json.dumps(stored)}
+    # Damage the storage before the app's scripts run (the leaving page saves its game on the
+    # way out, so writing it from the old page would be undone).
+    page.add_init_script(
+        "((items) => { if (sessionStorage.getItem('damaged')) return;"
+        " sessionStorage.setItem('damaged', '1');"
+        " for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); })"
+        f"({json.dumps(bad)})"
+    )
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+    toast = page.locator("[data-toast]")
+    expect(toast).to_be_visible()
+    expect(toast).to_contain_text("set aside")
+    screenshot(page, "recovered")
+    # A fresh game is on the table, and it is exactly the engine's game of the code shown.
+    code = shown(page)["code"]
+    assert_shows(page, Game.from_code(code))
+    assert page.evaluate("() => localStorage.getItem('spider:game:set-aside')") is not None
+    # The player is told once: the next load is clean.
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+    page.wait_for_timeout(300)
+    expect(toast).to_be_hidden()
+    assert_shows(page, Game.from_code(code))
+    assert not page_log.errors, page_log.errors

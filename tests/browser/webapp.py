@@ -1,0 +1,190 @@
+"""Helpers for the web-app tests: read the table through the test hooks, compare it with the
+engine's own state (computed here, in CPython, from the same code or position text), and play
+with the mouse, a finger (CDP touch events) or the keyboard."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from urllib.parse import quote
+
+from playwright.sync_api import Page
+
+from spider import Game
+
+SPIDER_2 = "SP1-S2C-AAAAAAD"
+SPIDERETTE_4 = "SD1-S4-AAAAABD"
+
+# One move from a win: the Ace of spades goes onto the 2 to complete the eighth run.
+WIN_POSITION = (
+    "spider 1 classic standard / score=1100 moves=60 removed=SSSSSSS / "
+    "KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S / AS / - / - / - / - / - / - / - / - / -"
+)
+# An empty column while the stock still holds a row: dealing is refused.
+EMPTY_COLUMN_POSITION = (
+    "spider 1 classic standard / score=600 moves=40 removed=SSSSSS / "
+    "KS QS JS 10S 9S 8S 7S 6S / - / 5S / 4S / 3S / 2S / AS / KS / QS / JS / "
+    "10s 9s 8s 7s 6s 5s 4s 3s 2s as"
+)
+
+READ_TABLE = """() => {
+  const cols = [...document.querySelectorAll('[data-column]')]
+    .sort((a, b) => Number(a.dataset.column) - Number(b.dataset.column));
+  const text = (sel) => document.querySelector(sel)?.textContent.trim() ?? null;
+  return {
+    columns: cols.map((c) => [...c.children].map((x) =>
+      x.dataset.face === 'up' ? x.dataset.card : x.dataset.face === 'down' ? '#' : '?')),
+    deals_left: Number(document.querySelector('[data-stock]').dataset.dealsLeft),
+    completed: Number(document.querySelector('[data-completed]').dataset.completed),
+    score: Number(text('[data-score]')),
+    moves: Number(text('[data-moves]')),
+    code: text('[data-code]'),
+  };
+}"""
+
+
+def position_url(text: str, **params: str) -> str:
+    extra = "".join(f"&{k}={quote(v)}" for k, v in params.items())
+    return f"/?position={quote(text)}{extra}"
+
+
+def expected(game: Game) -> dict[str, Any]:
+    """What the page must show for ``game``: face-down cards as '#', face-up ones by text."""
+    return {
+        "columns": [
+            ["#"] * col.face_down + [str(card) for card in col.cards[col.face_down :]]
+            for col in game.columns
+        ],
+        "deals_left": game.deals_left,
+        "completed": len(game.completed),
+        "score": game.score,
+        "moves": game.moves,
+        "code": game.code,
+    }
+
+
+def shown(page: Page) -> dict[str, Any]:
+    data: dict[str, Any] = page.evaluate(READ_TABLE)
+    return data
+
+
+def assert_shows(page: Page, game: Game, timeout: float = 10.0, code: bool = True) -> None:
+    """Waits until the page shows exactly ``game`` (the engine's state), or fails with a diff."""
+    want = expected(game)
+    if not code or game.code is None:
+        want.pop("code")
+    deadline = time.monotonic() + timeout
+    while True:
+        got = shown(page)
+        if not code or game.code is None:
+            got.pop("code")
+        if got == want:
+            return
+        if time.monotonic() > deadline:
+            diff = {k: (got[k], want[k]) for k in want if got.get(k) != want[k]}
+            raise AssertionError(f"the page does not show the engine's state: {diff}")
+        time.sleep(0.05)
+
+
+def wait_ready(page: Page, timeout: float = 60_000) -> None:
+    """Waits for ``data-engine="ready"`` on the root element (the test hook of section 9)."""
+    page.wait_for_function(
+        "() => document.documentElement.dataset.engine === 'ready'", timeout=timeout
+    )
+
+
+def open_app(page: Page, path: str = "/") -> None:
+    page.goto(path)
+    wait_ready(page)
+
+
+def card(page: Page, col: int, idx: int = -1) -> Any:
+    cards = page.locator(f'[data-column="{col}"] > [data-face]')
+    if idx < 0:
+        idx = cards.count() + idx
+    return cards.nth(idx)
+
+
+def grab_point(page: Page, col: int, idx: int = -1) -> tuple[float, float]:
+    """A point on the visible strip of a card (its top edge area, never covered)."""
+    box = card(page, col, idx).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + min(8.0, box["height"] / 4)
+
+
+def drop_point(page: Page, col: int) -> tuple[float, float]:
+    column = page.locator(f'[data-column="{col}"]')
+    cards = column.locator("> [data-face]")
+    box = (cards.nth(cards.count() - 1) if cards.count() else column).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + min(30.0, box["height"] / 2)
+
+
+def drag(page: Page, profile: str, src: int, idx: int, dst: int, hold: Any = None) -> None:
+    """Drags the card at ``idx`` of column ``src`` (with the cards on it) onto column ``dst``.
+
+    With the mouse on desktop, with touch events on the phone. ``hold(page)`` runs while the
+    cards are over the destination, before they are dropped."""
+    x0, y0 = grab_point(page, src, idx)
+    x1, y1 = drop_point(page, dst)
+    steps = 10
+    if profile == "phone":
+        cdp = page.context.new_cdp_session(page)
+
+        def touch(kind: str, x: float, y: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", x0, y0)
+        for i in range(1, steps + 1):
+            touch("touchMove", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+        if hold:
+            hold(page)
+        touch("touchEnd", x1, y1)
+        cdp.detach()
+    else:
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x1, y1, steps=steps)
+        if hold:
+            hold(page)
+        page.mouse.up()
+
+
+def click_action(page: Page, action: str) -> None:
+    """Clicks a ``data-action`` button, opening the "More" menu first when it is folded."""
+    button = page.locator(f'[data-action="{action}"]').first
+    if not button.is_visible():
+        page.locator('[data-action="menu"]').click()
+    button.click()
+
+
+def settle(page: Page) -> None:
+    """Waits until no card animation is running."""
+    page.wait_for_function(
+        "() => document.getAnimations().filter((a) => a.playState === 'running'"
+        " && a.effect?.target?.classList?.contains('card')).length === 0"
+    )
+
+
+def message(page: Page) -> str:
+    box = page.locator("[data-message]")
+    box.wait_for(state="visible")
+    return box.inner_text().strip()
+
+
+def focused_column(page: Page) -> int | None:
+    value = page.evaluate(
+        "() => document.activeElement?.closest('[data-column]')?.dataset.column ?? null"
+    )
+    return None if value is None else int(value)
+
+
+def key_to_column(page: Page, col: int) -> None:
+    """Moves the keyboard focus to column ``col`` with the arrow keys."""
+    for _ in range(12):
+        now = focused_column(page)
+        if now == col:
+            return
+        page.keyboard.press("ArrowRight" if now is None or now < col else "ArrowLeft")
+    raise AssertionError(f"could not reach column {col} with the arrow keys")
