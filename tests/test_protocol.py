@@ -158,3 +158,13 @@ def test_best_destination_prefers_nearest_to_the_right() -> None:
 def test_whole_column_is_not_sent_to_an_empty_one() -> None:
     game = position("spider", 1, ["8S", ""] + ["KS"] * 8)
     assert best_destination(game, 0, 1) is None
+
+
+def test_export_gives_position_texts_only_on_request() -> None:
+    session, _ = started()
+    session.handle({"op": "deal"})
+    reply = session.handle({"op": "export"})
+    game = Game.from_json(reply["saved"])
+    assert reply["export"]["position"] == game.to_text()
+    assert reply["export"]["start"] == Game.from_code("SP1-S2C-AAAAAAD").to_text()
+    assert "export" not in session.handle({"op": "state"})

@@ -137,6 +137,9 @@ class Session:
     def __init__(self) -> None:
         self.game: Game | None = None
         self._extra: dict[str, Any] = {}
+        # Called by long operations (op 'solve') with a progress dict; the Web Worker sets it
+        # to a function that posts the progress to the page.
+        self.progress: Callable[[dict[str, Any]], None] | None = None
         self._ops: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {
             "new": self._op_new,
             "open": self._op_open,
@@ -149,6 +152,7 @@ class Session:
             "restart": self._op_restart,
             "set": self._op_set,
             "state": self._op_state,
+            "export": self._op_export,
         }
         # --- solver operations (issue 4): 'hint' and 'status', from spider.solver ---
         from .solver.protocol_ops import install as install_solver_ops
@@ -329,6 +333,14 @@ class Session:
 
     def _op_state(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         self._require_game()
+        return []
+
+    def _op_export(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        """The position texts for sharing: kept out of the view because they reveal every card."""
+        game = self._require_game()
+        self.set_extra(
+            {"export": {"position": game.to_text(), "start": game.start_position().to_text()}}
+        )
         return []
 
 

@@ -4,22 +4,31 @@
 ``'unwinnable'`` when it has searched the whole reachable space, or ``'undecided'`` when a limit
 stopped it first.
 
-The search is greedy best-first over positions:
+Positions are a tuple of columns, each a ``bytes`` object (first byte: face-down count, then
+the cards bottom to top), and the number of cards left in the stock (its order is fixed, so its
+length says which cards are left).  Columns a move leaves alone are shared between parent and
+child.  The transposition key sorts the columns once the stock is empty (column order no longer
+matters); before that a deal puts a known card on each column *by position*, so order is kept.
 
-- a position is a tuple of columns, each a ``bytes`` object (first byte: face-down count, then
-  the cards bottom to top), and the number of cards left in the stock (the stock's order is fixed,
-  so its length says which cards are left).  Columns a move leaves alone are shared between
-  parent and child, so a stored position costs a few hundred bytes;
-- a transposition set on a canonical key: once the stock is empty column order no longer matters
-  (nothing is dealt onto the columns), so the columns are sorted; before that, a deal puts a
-  known card on each column *by position*, so the order is part of the key;
-- safe pruning only (the proof must stay exact): when the stock is empty, moves into an empty
-  column are generated for one empty column only, and never for a whole column without face-down
-  cards (both give positions with the same canonical key);
-- the open list is ordered by a heuristic (runs removed, cards turned, deals made, one-suit and
-  any-suit links, empty columns, disorder on top of face-down cards), which orders the moves;
-  the search widens from the most promising positions outwards and, when nothing is left open,
-  has proven the deal unwinnable.
+The search has two phases:
+
+1. **Finding** (unsound pruning, proves nothing): a beam over *deal stages*.  From each of up to
+   ``width`` positions of a stage, a best-first search over card moves (at most ``budget``
+   expansions; one transposition set per stage) collects the positions it could deal from, each
+   judged by the heuristic *after* the deal (the stock order is known).  The ``width`` best
+   dealt positions start the next stage; in the last stage (stock empty) the same search, with
+   ``_END_FACTOR`` times the budget, looks for the win.  Moves are pruned: a same-suit run is
+   split only onto a card of its own suit, targets of the group's own suit are preferred, one
+   empty column stands for all, and in the classic rule *supermoves* move several suited groups
+   of a descending sequence at once by parking the upper groups in empty columns (a macro of
+   primitive moves).  The beam widens through ``_STAGE_BEAMS`` until a solution is found.
+2. **Proof** (sound): when a stage beam cut nothing (the pruned space is small) or every beam
+   failed, a best-first search over every legal action except those giving the same canonical
+   key (moves into a second empty column once the stock is empty, a whole column into an empty
+   one) searches the whole space; an empty open list proves the deal unwinnable.
+
+The heuristic (both phases): runs removed, face-down cards, deals made, one-suit and any-suit
+links, breaks (worse over face-down cards), face-up cards over face-down ones, empty columns.
 
 The solution is replayed through :class:`~spider.game.Game` before it is returned.  Memory is
 bounded by an estimate of the bytes each stored position costs; time and node limits, a stop
@@ -28,6 +37,7 @@ event or callable, and Ctrl+C all end the search with the partial result.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import threading
 import time
@@ -44,17 +54,27 @@ _RUN: Final = 13
 _BYTES_PER_POSITION: Final = 450
 """Estimated memory per stored position (key, columns, parent link, heap entry)."""
 
-# Heuristic weights.
-_W_RUN: Final = 150
-_W_DOWN: Final = 12
-_W_DEAL: Final = 80
-_W_SUITED: Final = 6
-_W_LINKED: Final = 1
-_W_BREAK: Final = 2
-_W_COVER: Final = 1
-_W_EMPTY: Final = 20
+# Heuristic weights (one scale for both phases).
+_W_RUN: Final = 400
+_W_DOWN: Final = 40
+_W_DEAL: Final = 100
+_W_SUITED: Final = 12
+_W_LINKED: Final = 3
+_W_BREAK: Final = 6
+_W_BREAK_DOWN: Final = 6
+_W_COVER: Final = 2
+_W_EMPTY: Final = 50
+
+_STAGE_BEAMS: Final = ((4, 500), (8, 1500), (16, 4000), (32, 10000), (64, 30000), (128, 100000))
+"""(width, budget) of the successive stage beams of the finding phase."""
+
+_END_FACTOR: Final = 4
+"""The last stage (stock empty, the endgame) gets this many times the budget."""
+
 
 State = tuple[tuple[bytes, ...], int]
+Action_ = int | tuple[int, ...]
+"""An action code: a primitive move or deal (int), or a macro of primitive moves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,54 +135,6 @@ class SolveResult:
 
 # --------------------------------------------------------------------------- positions
 
-_col_cache: dict[bytes, int] = {}
-
-
-def _column_score(column: bytes) -> int:
-    cached = _col_cache.get(column)
-    if cached is not None:
-        return cached
-    down = column[0]
-    size = len(column)
-    if size == 1:
-        score = _W_EMPTY
-    else:
-        suited = linked = breaks = 0
-        for position in range(down + 2, size):
-            lower = column[position - 1]
-            upper = column[position]
-            if upper == lower - 1:
-                suited += 1
-            elif (upper & 15) == (lower & 15) - 1:
-                linked += 1
-            else:
-                breaks += 1
-        score = _W_SUITED * suited + _W_LINKED * linked - _W_BREAK * breaks - _W_DOWN * down
-        if down:
-            score -= _W_COVER * (size - 1 - down)
-    if len(_col_cache) > 400_000:
-        _col_cache.clear()
-    _col_cache[column] = score
-    return score
-
-
-def _group_length(column: bytes, flexible: bool) -> int:
-    size = len(column)
-    bottom = column[0] + 1  # index of the first face-up card
-    if size <= bottom:
-        return 0
-    length = 1
-    position = size - 1
-    if flexible:
-        while position > bottom and (column[position - 1] & 15) == (column[position] & 15) + 1:
-            length += 1
-            position -= 1
-    else:
-        while position > bottom and column[position - 1] == column[position] + 1:
-            length += 1
-            position -= 1
-    return length
-
 
 def _settle(column: bytes) -> tuple[bytes, bool]:
     """Remove a completed run from the end of a column (turning the card under it)."""
@@ -182,30 +154,55 @@ def _settle(column: bytes) -> tuple[bytes, bool]:
     return column, True
 
 
-def _after_source(column: bytes) -> bytes:
-    """Turn the top card of a column when it is face down."""
-    if len(column) > 1 and len(column) - 1 == column[0]:
-        return bytes((column[0] - 1,)) + column[1:]
-    return column
-
-
 class _Solver:
+    """Positions, move generation and the heuristic, shared by both phases."""
+
     def __init__(self, game: Game) -> None:
         self.flexible = game.options.flexible
         self.stock = list(reversed(game._stock))  # dealing order
         self.stock_total = len(self.stock)
         self.columns = len(game._cols)
-        self.runs_to_win = game.options.runs_to_win
-        self.runs_start = len(game._removed)
         self.cards_start = sum(map(len, game._cols)) + len(game._stock)
         start_cols = tuple(
             bytes((down, *column)) for column, down in zip(game._cols, game._down, strict=True)
         )
         self.start: State = (start_cols, len(self.stock))
+        self.cache: dict[bytes, int] = {}
+
+    # ----------------------------------------------------------------- heuristic
+
+    def column_score(self, column: bytes) -> int:
+        cache = self.cache
+        cached = cache.get(column)
+        if cached is not None:
+            return cached
+        down = column[0]
+        size = len(column)
+        if size == 1:
+            score = _W_EMPTY
+        else:
+            suited = linked = breaks = 0
+            for position in range(down + 2, size):
+                lower = column[position - 1]
+                upper = column[position]
+                if upper == lower - 1:
+                    suited += 1
+                elif (upper & 15) == (lower & 15) - 1:
+                    linked += 1
+                else:
+                    breaks += 1
+            score = _W_SUITED * suited + _W_LINKED * linked - _W_BREAK * breaks - _W_DOWN * down
+            if down:
+                score -= _W_COVER * (size - 1 - down) + _W_BREAK_DOWN * breaks
+        if len(cache) > 500_000:
+            cache.clear()
+        cache[column] = score
+        return score
 
     def score(self, state: State) -> int:
         columns, stock = state
-        total = sum(_column_score(column) for column in columns)
+        column_score = self.column_score
+        total = sum(column_score(column) for column in columns)
         cards = sum(len(column) - 1 for column in columns) + stock
         runs = (self.cards_start - cards) // _RUN
         deals = -(-(self.stock_total - stock) // self.columns)
@@ -217,42 +214,176 @@ class _Solver:
             return (stock, columns)
         return (0, tuple(sorted(columns)))
 
-    def children(self, state: State, score: int) -> list[tuple[int, int, State]]:
-        """(score, action code, child) for every move and the deal; code -1 is the deal."""
+    def is_won(self, state: State) -> bool:
+        columns, stock = state
+        return not stock and all(len(column) == 1 for column in columns)
+
+    # ----------------------------------------------------------------- moves
+
+    def _supermoves(
+        self,
+        columns: tuple[bytes, ...],
+        stock: int,
+        score: int,
+        src: int,
+        position: int,
+        length: int,
+        empty_all: list[int],
+        by_rank: list[list[int]],
+        out: list[tuple[int, Action_, State]],
+    ) -> None:
+        """Classic rule: move several suited groups of a descending sequence together, parking
+        all but the lowest group in empty columns (a macro of primitive moves)."""
+        column = columns[src]
+        column_score = self.column_score
+        first_up = column[0] + 1
+        segments = [length]
+        while (
+            position > first_up
+            and (column[position - 1] & 15) == (column[position] & 15) + 1
+            and len(segments) <= len(empty_all)
+        ):
+            segment = 1
+            position -= 1
+            while position > first_up and column[position - 1] == column[position] + 1:
+                segment += 1
+                position -= 1
+            segments.append(segment)
+            parked = len(segments) - 1
+            card = column[position]
+            rank = card & 15
+            targets = [dst for dst in by_rank[rank + 1] if columns[dst][-1] == card + 1]
+            if not targets:
+                targets = by_rank[rank + 1]
+            if position > 1 and parked < len(empty_all):
+                targets = [*targets, empty_all[-1]]
+            if not targets:
+                continue
+            source = column[:position]
+            if len(source) > 1 and len(source) - 1 == source[0]:
+                source = bytes((source[0] - 1,)) + source[1:]
+            delta_source = column_score(source) - column_score(column)
+            block = column[position:]
+            for dst in targets:
+                temps = [index for index in empty_all if index != dst][:parked]
+                codes = [
+                    src << 8 | temp << 4 | count
+                    for temp, count in zip(temps, segments[:-1], strict=True)
+                ]
+                codes.append(src << 8 | dst << 4 | segments[-1])
+                codes.extend(
+                    temp << 8 | dst << 4 | count
+                    for temp, count in reversed(list(zip(temps, segments[:-1], strict=True)))
+                )
+                old_target = columns[dst]
+                target, removed = _settle(old_target + block)
+                new = list(columns)
+                new[src] = source
+                new[dst] = target
+                out.append(
+                    (
+                        score
+                        + delta_source
+                        + column_score(target)
+                        - column_score(old_target)
+                        + (_W_RUN if removed else 0),
+                        tuple(codes),
+                        (tuple(new), stock),
+                    )
+                )
+
+    def children(self, state: State, score: int, prune: bool) -> list[tuple[int, Action_, State]]:
+        """(score, action code, child) for the moves and the deal; code -1 is the deal.
+
+        With ``prune`` False every legal action is generated except the two that give a position
+        with the same canonical key (sound, for the exhaustive phase).  With ``prune`` True the
+        finding phase's pruning applies (unsound, so it never proves anything):
+
+        - a same-suit run is never split (in the flexible rule a group splits only where its
+          suit changes);
+        - a group that sits on a card one rank higher (another suit) moves only onto a card of
+          its own suit (anything else swaps one link for an equivalent one);
+        - when a target of the group's own suit exists, targets of other suits are skipped;
+        - moves into an empty column go to the first empty column only.
+        """
         columns, stock = state
         flexible = self.flexible
-        empties = [index for index, column in enumerate(columns) if len(column) == 1]
-        if not stock and empties:
+        column_score = self.column_score
+        empties = empty_all = [index for index, column in enumerate(columns) if len(column) == 1]
+        if empties and (prune or not stock):
             empties = empties[:1]
         by_rank: list[list[int]] = [[] for _ in range(15)]
         for index, column in enumerate(columns):
             if len(column) > 1:
                 by_rank[column[-1] & 15].append(index)
-        out: list[tuple[int, int, State]] = []
+        out: list[tuple[int, Action_, State]] = []
         for src, column in enumerate(columns):
-            length = _group_length(column, flexible)
-            if not length:
+            size = len(column)
+            first_up = column[0] + 1
+            if size <= first_up:
                 continue
-            whole = column[0] == 0 and length == len(column) - 1
+            # The movable group: count cards from the top.
+            length = 1
+            position = size - 1
+            if flexible:
+                while (
+                    position > first_up
+                    and (column[position - 1] & 15) == (column[position] & 15) + 1
+                ):
+                    length += 1
+                    position -= 1
+            else:
+                while position > first_up and column[position - 1] == column[position] + 1:
+                    length += 1
+                    position -= 1
+            old_source = column_score(column)
             for count in range(1, length + 1):
-                targets = by_rank[(column[-count] & 15) + 1]
-                if empties and not (whole and count == length and not stock):
-                    targets = targets + empties
+                card = column[-count]
+                rank = card & 15
+                base = size - count  # index of the card under the group
+                if prune:
+                    targets = [dst for dst in by_rank[rank + 1] if columns[dst][-1] == card + 1]
+                    if not targets:
+                        targets = by_rank[rank + 1]
+                    if empties and base > 1:
+                        targets = targets + empties
+                else:
+                    targets = by_rank[rank + 1]
+                    if empties and not (base == 1 and not stock):
+                        targets = targets + empties
+                if not targets:
+                    continue
+                source = column[:base]
+                if len(source) > 1 and len(source) - 1 == source[0]:
+                    source = bytes((source[0] - 1,)) + source[1:]
+                delta_source = column_score(source) - old_source
+                group = column[base:]
                 for dst in targets:
-                    source = _after_source(column[:-count])
-                    target, run = _settle(columns[dst] + column[-count:])
+                    old_target = columns[dst]
+                    target = old_target + group
+                    run = 0
+                    if group[-1] & 15 == 1:
+                        target, removed = _settle(target)
+                        if removed:
+                            run = _W_RUN
                     new = list(columns)
                     new[src] = source
                     new[dst] = target
-                    child_score = (
-                        score
-                        + _column_score(source)
-                        + _column_score(target)
-                        - _column_score(column)
-                        - _column_score(columns[dst])
-                        + (_W_RUN if run else 0)
+                    out.append(
+                        (
+                            score
+                            + delta_source
+                            + column_score(target)
+                            - column_score(old_target)
+                            + run,
+                            src << 8 | dst << 4 | count,
+                            (tuple(new), stock),
+                        )
                     )
-                    out.append((child_score, src << 8 | dst << 4 | count, (tuple(new), stock)))
+            if prune and not flexible and len(empty_all) and position > first_up:
+                self._supermoves(
+                    columns, stock, score, src, position, length, empty_all, by_rank, out
+                )
         if stock and not empties:
             dealt_before = self.stock_total - stock
             dealt = min(self.columns, stock)
@@ -262,10 +393,6 @@ class _Solver:
             child: State = (tuple(new), stock - dealt)
             out.append((self.score(child), -1, child))
         return out
-
-    def is_won(self, state: State) -> bool:
-        columns, stock = state
-        return not stock and all(len(column) == 1 for column in columns)
 
 
 def _action(code: int) -> Action:
@@ -282,6 +409,218 @@ def _should_stop(stop: threading.Event | Callable[[], bool] | None) -> bool:
     return bool(stop())
 
 
+class _Limits:
+    """Time, node, memory and stop checks shared by the phases; counts positions and expansions."""
+
+    def __init__(
+        self,
+        started: float,
+        time_limit: float | None,
+        node_limit: int | None,
+        memory_limit_mb: float,
+        progress: Callable[[SolveProgress], None] | None,
+        stop: threading.Event | Callable[[], bool] | None,
+        progress_every: int,
+    ) -> None:
+        self.started = started
+        self.deadline = None if time_limit is None else started + time_limit
+        self.max_positions = int(memory_limit_mb * 1024 * 1024 / _BYTES_PER_POSITION)
+        self.node_limit = node_limit
+        if node_limit is not None:
+            self.max_positions = min(self.max_positions, node_limit)
+        self.progress = progress
+        self.stop = stop
+        self.progress_every = max(1, progress_every)
+        self.expanded = 0
+        self.positions = 0  # distinct positions stored, summed over the phases
+        self.stored = 0  # positions held now (memory)
+        self.best_runs = 0
+        self.frontier = 0
+
+    def tick(self) -> str | None:
+        """Count one expansion; the reason to stop, or None."""
+        self.expanded += 1
+        expanded = self.expanded
+        if self.progress is not None and expanded % self.progress_every == 0:
+            self.progress(
+                SolveProgress(
+                    expanded,
+                    self.positions,
+                    self.frontier,
+                    time.monotonic() - self.started,
+                    self.best_runs,
+                )
+            )
+        if expanded & 63 == 0 or expanded == 1:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                return "time-limit"
+            if _should_stop(self.stop):
+                return "stopped"
+        return None
+
+    def full(self) -> str | None:
+        """The reason to stop when the position store is full, or None."""
+        if self.stored >= self.max_positions:
+            if self.node_limit is not None and self.stored >= self.node_limit:
+                return "node-limit"
+            return "memory-limit"
+        return None
+
+
+class _Found(Exception):
+    """A phase found a winning line."""
+
+    def __init__(self, line: list[int]) -> None:
+        super().__init__()
+        self.line = line
+
+
+class _Stopped(Exception):
+    """A limit or a stop request ended the search."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Tree:
+    """Parent links and action codes of the stored positions (the solution is read back here)."""
+
+    def __init__(self) -> None:
+        self.parents: list[int] = [-1]
+        self.actions: list[Action_] = [0]
+
+    def add(self, parent: int, action: Action_) -> int:
+        self.parents.append(parent)
+        self.actions.append(action)
+        return len(self.parents) - 1
+
+    def line(self, node: int) -> list[int]:
+        """The primitive action codes from the root to ``node``."""
+        line: list[int] = []
+        while node > 0:
+            action = self.actions[node]
+            if isinstance(action, int):
+                line.append(action)
+            else:
+                line.extend(reversed(action))
+            node = self.parents[node]
+        line.reverse()
+        return line
+
+
+def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int) -> bool:
+    """Beam search over deal stages.
+
+    Each stage starts from up to ``width`` positions; from each, a best-first search over card
+    moves (the finding phase's pruned moves, at most ``budget`` expansions, one transposition
+    set per stage) looks for the best positions to deal from, judged *after* the deal (the
+    stock order is known).  The ``width`` best dealt positions start the next stage.  In the
+    last stage (stock empty) the same search looks for the win.  Raises :class:`_Found` or
+    :class:`_Stopped`; returns True when nothing was cut (widening cannot help).
+    """
+    tree = _Tree()
+    children = solver.children
+    key = solver.key
+    starts: list[tuple[int, int, State]] = [(solver.score(solver.start), 0, solver.start)]
+    complete = True
+    base_positions = limits.positions
+    stored = 0
+    while starts:
+        seen: set[object] = set()
+        pool: dict[object, tuple[int, int, int, State]] = {}
+        for start_score, start_node, start_state in starts:
+            seen.add(key(start_state))
+            heap: list[tuple[int, int, int, State]] = [(-start_score, 0, start_node, start_state)]
+            count = 0
+            limit = budget if start_state[1] else budget * _END_FACTOR
+            while heap:
+                if count >= limit:
+                    complete = False
+                    break
+                count += 1
+                reason = limits.tick()
+                if reason is not None:
+                    raise _Stopped(reason)
+                negative, _, node, state = heapq.heappop(heap)
+                for child_score, action, child in children(state, -negative, True):
+                    child_key = key(child)
+                    if action == -1:
+                        old = pool.get(child_key)
+                        if old is None or old[0] < child_score:
+                            pool[child_key] = (child_score, node, action, child)
+                        continue
+                    if child_key in seen:
+                        continue
+                    seen.add(child_key)
+                    child_node = tree.add(node, action)
+                    if not child[1] and all(len(column) == 1 for column in child[0]):
+                        raise _Found(tree.line(child_node))
+                    heapq.heappush(heap, (-child_score, child_node, child_node, child))
+                stored = len(tree.parents) + len(seen)
+                limits.positions = base_positions + len(tree.parents)
+                limits.stored = stored
+                limits.frontier = len(heap)
+                reason = limits.full()
+                if reason is not None:
+                    raise _Stopped(reason)
+        if len(pool) > width:
+            complete = False
+            chosen = heapq.nlargest(width, pool.values(), key=_first)
+        else:
+            chosen = sorted(pool.values(), key=_first, reverse=True)
+        starts = [
+            (child_score, tree.add(node, action), child)
+            for child_score, node, action, child in chosen
+        ]
+    limits.stored = 0
+    return complete
+
+
+def _first(item: tuple[int, int, int, State]) -> int:
+    return item[0]
+
+
+def _exhaustive(solver: _Solver, limits: _Limits) -> None:
+    """Sound best-first search of the whole space: returns when it is exhausted (unwinnable).
+
+    Every legal action is generated except those giving a position with the same canonical key,
+    so an empty open list is a proof.  Raises :class:`_Found` or :class:`_Stopped`.
+    """
+    start = solver.start
+    tree = _Tree()
+    states: list[State | None] = [start]
+    seen = {solver.key(start)}
+    heap: list[tuple[int, int]] = [(-solver.score(start), 0)]
+    children = solver.children
+    key = solver.key
+    base_positions = limits.positions
+    limits.stored = 1
+    while heap:
+        reason = limits.tick()
+        if reason is not None:
+            raise _Stopped(reason)
+        negative, index = heapq.heappop(heap)
+        state = states[index]
+        assert state is not None
+        states[index] = None
+        for child_score, action, child in children(state, -negative, False):
+            child_key = key(child)
+            if child_key in seen:
+                continue
+            if not child[1] and all(len(column) == 1 for column in child[0]):
+                raise _Found(tree.line(tree.add(index, action)))
+            reason = limits.full()
+            if reason is not None:
+                raise _Stopped(reason)
+            seen.add(child_key)
+            states.append(child)
+            heapq.heappush(heap, (-child_score, tree.add(index, action)))
+            limits.stored = len(seen)
+            limits.positions = base_positions + len(seen)
+        limits.frontier = len(heap)
+
+
 def solve(
     game: Game,
     time_limit: float | None = 10.0,
@@ -290,6 +629,7 @@ def solve(
     progress: Callable[[SolveProgress], None] | None = None,
     stop: threading.Event | Callable[[], bool] | None = None,
     progress_every: int = 5000,
+    exhaustive: bool = False,
 ) -> SolveResult:
     """Decide whether ``game`` (its current position) can be won; see the module documentation.
 
@@ -297,93 +637,53 @@ def solve(
     ``memory_limit_mb`` caps their estimated memory.  ``progress`` is called every
     ``progress_every`` expanded positions; ``stop`` (an event or a callable) ends the search
     early.  Ctrl+C (``KeyboardInterrupt``) also ends it and returns the partial result.
+    ``exhaustive`` skips the beams and runs the sound search at once.
     """
     started = time.monotonic()
     solver = _Solver(game)
     code = game.code
-    start = solver.start
     if game.is_won:
         return SolveResult("winnable", "solved", [], 0, 1, 0.0, code)
-    max_positions = int(memory_limit_mb * 1024 * 1024 / _BYTES_PER_POSITION)
-    if node_limit is not None:
-        max_positions = min(max_positions, node_limit)
-    # Node tables: parent index and action code per stored position.
-    parents: list[int] = [-1]
-    actions: list[int] = [0]
-    states: list[State | None] = [start]
-    seen = {solver.key(start)}
-    heap: list[tuple[int, int, int]] = [(-solver.score(start), 0, 0)]
-    expanded = 0
-    best_runs = 0
+    limits = _Limits(
+        started, time_limit, node_limit, memory_limit_mb, progress, stop, progress_every
+    )
     reason = "exhausted"
-    found = -1
-    deadline = None if time_limit is None else started + time_limit
+    line: list[int] | None = None
+    collecting = gc.isenabled()
+    gc.disable()  # millions of small tuples: the cyclic collector only slows the search down
     try:
-        while heap:
-            if expanded & 255 == 0:
-                if deadline is not None and time.monotonic() > deadline:
-                    reason = "time-limit"
-                    break
-                if _should_stop(stop):
-                    reason = "stopped"
-                    break
-            if progress is not None and expanded % progress_every == 0 and expanded:
-                progress(
-                    SolveProgress(
-                        expanded, len(seen), len(heap), time.monotonic() - started, best_runs
-                    )
-                )
-            negative, _, index = heapq.heappop(heap)
-            state = states[index]
-            assert state is not None
-            states[index] = None
-            expanded += 1
-            for child_score, action, child in solver.children(state, -negative):
-                key = solver.key(child)
-                if key in seen:
-                    continue
-                if solver.is_won(child):
-                    parents.append(index)
-                    actions.append(action)
-                    found = len(parents) - 1
-                    break
-                if len(seen) >= max_positions:
-                    reason = (
-                        "node-limit"
-                        if node_limit is not None and len(seen) >= node_limit
-                        else "memory-limit"
-                    )
-                    break
-                seen.add(key)
-                parents.append(index)
-                actions.append(action)
-                states.append(child)
-                heapq.heappush(heap, (-child_score, len(parents) - 1, len(parents) - 1))
-            if found >= 0 or reason in ("node-limit", "memory-limit"):
-                break
+        if not exhaustive:
+            for width, budget in _STAGE_BEAMS:
+                if _stage_beam(solver, limits, width, budget):
+                    break  # the pruned space is small: prove or solve it exhaustively
+        _exhaustive(solver, limits)
+    except _Found as found:
+        line = found.line
+    except _Stopped as stopped:
+        reason = stopped.reason
     except KeyboardInterrupt:
         reason = "interrupted"
+    finally:
+        if collecting:
+            gc.enable()
     elapsed = time.monotonic() - started
-    if found >= 0:
-        line: list[Action] = []
-        node = found
-        while node > 0:
-            line.append(_action(actions[node]))
-            node = parents[node]
-        line.reverse()
-        _replay(game, line)
+    if line is not None:
+        moves = [_action(action) for action in line]
+        _replay(game, moves)
         return SolveResult(
             "winnable",
             "solved",
-            [action_text(action) for action in line],
-            expanded,
-            len(seen),
+            [action_text(action) for action in moves],
+            limits.expanded,
+            limits.positions,
             elapsed,
             code,
         )
-    if reason == "exhausted" and not heap:
-        return SolveResult("unwinnable", "exhausted", [], expanded, len(seen), elapsed, code)
-    return SolveResult("undecided", reason, [], expanded, len(seen), elapsed, code)
+    if reason == "exhausted":
+        return SolveResult(
+            "unwinnable", "exhausted", [], limits.expanded, limits.positions, elapsed, code
+        )
+    return SolveResult("undecided", reason, [], limits.expanded, limits.positions, elapsed, code)
 
 
 def _replay(game: Game, line: list[Action]) -> None:
