@@ -67,3 +67,27 @@ def test_node_and_time_limits() -> None:
 def test_stop_callable() -> None:
     result = solve(Game.new("spider", suits=4, number=3), stop=lambda: True)
     assert result.reason == "stopped"
+
+
+def test_four_suit_spider_deal_is_solved() -> None:
+    # The strict pruning (no sideways moves) and the plan-diverse beam solve this in well under
+    # a second on an idle machine; the generous limit only absorbs a busy one.
+    game = Game.new("spider", suits=4, number=0)
+    result = solve(game, time_limit=30)
+    assert result.status == "winnable"
+    replay = game.copy(history=False)
+    for token in result.solution:
+        replay.push(action_from_text(token))
+    assert replay.is_won
+
+
+def test_strict_pruning_keeps_useful_moves() -> None:
+    from spider.solver.search import _STRICT, _Solver
+
+    # Column a: 9H on 10S (a link of another suit); column b ends in 10H; column c ends in 8H.
+    # Moving 9H to 10H is kept (it joins its suit); 9H may not go sideways onto column d's 10C.
+    game = position("spiderette", 4, ["10S 9H", "10H", "8H", "10C", "KS", "KD", "KC"])
+    solver = _Solver(game)
+    codes = {code for _, code, _ in solver.children(solver.start, 0, _STRICT)}
+    assert 0 << 8 | 1 << 4 | 1 in codes
+    assert 0 << 8 | 3 << 4 | 1 not in codes

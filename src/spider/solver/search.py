@@ -15,15 +15,22 @@ The search has two phases:
 1. **Finding** (unsound pruning, proves nothing): a beam over *deal stages*.  From each of up to
    ``width`` positions of a stage, a best-first search over card moves (at most ``budget``
    expansions; one transposition set per stage) collects the positions it could deal from, each
-   judged by the heuristic *after* the deal (the stock order is known).  The ``width`` best
-   dealt positions start the next stage; in the last stage (stock empty) the same search, with
-   ``_END_FACTOR`` times the budget, looks for the win.  Moves are pruned: a same-suit run is
-   split only onto a card of its own suit, targets of the group's own suit are preferred, one
-   empty column stands for all, and in the classic rule *supermoves* move several suited groups
-   of a descending sequence at once by parking the upper groups in empty columns (a macro of
-   primitive moves).  The beam widens through ``_STAGE_BEAMS`` until a solution is found.
-2. **Proof** (sound): when a stage beam cut nothing (the pruned space is small) or every beam
-   failed, a best-first search over every legal action except those giving the same canonical
+   judged by the heuristic *after* the deal (the stock order is known).  The pool keeps one
+   position per *plan* (face-down count of every column, cards on the table): the face-down
+   cards never move, so this is the set of cards turned so far, and the beam holds ``width``
+   different plans rather than variants of one.  The ``width`` best plans start the next stage;
+   in the last stage (stock empty) the same search, with ``_END_FACTOR`` times the budget, looks
+   for the win.  Moves are pruned at one of two levels.  *Strict* (``_STRICT``) keeps only moves
+   that gain something: a suited run is split only onto its suit and only to lengthen it; a
+   group sitting on a card one rank higher moves sideways (onto another suit) only when that
+   frees a card a group of its suit is waiting for; otherwise targets of the group's own suit
+   are preferred.  *Loose* (``_LOOSE``) allows the sideways moves too.  At both, one empty column
+   stands for all, and in the classic rule *supermoves* move several suited groups of a
+   descending sequence at once by parking the upper groups in empty columns (a macro of
+   primitive moves).  The beam widens through ``_STAGE_BEAMS``, alternating the levels, until a
+   solution is found; a level whose beam cut nothing is not widened again.
+2. **Proof** (sound): when a loose stage beam cut nothing (the pruned space is small) or every
+   beam failed, a best-first search over every legal action except those giving the same canonical
    key (moves into a second empty column once the stock is empty, a whole column into an empty
    one) searches the whole space; an empty open list proves the deal unwinnable.
 
@@ -65,8 +72,25 @@ _W_BREAK_DOWN: Final = 6
 _W_COVER: Final = 2
 _W_EMPTY: Final = 50
 
-_STAGE_BEAMS: Final = ((4, 500), (8, 1500), (16, 4000), (32, 10000), (64, 30000), (128, 100000))
-"""(width, budget) of the successive stage beams of the finding phase."""
+_STRICT: Final = 2
+"""Pruning level of the finding phase: only moves that gain something (see ``children``)."""
+_LOOSE: Final = 1
+"""Pruning level of the finding phase's fallback: sideways moves allowed too."""
+
+_STAGE_BEAMS: Final = (
+    (4, 500, _STRICT),
+    (8, 1500, _STRICT),
+    (8, 1500, _LOOSE),
+    (16, 4000, _STRICT),
+    (16, 4000, _LOOSE),
+    (32, 10000, _STRICT),
+    (32, 10000, _LOOSE),
+    (64, 30000, _STRICT),
+    (64, 30000, _LOOSE),
+    (128, 100000, _STRICT),
+    (128, 100000, _LOOSE),
+)
+"""(width, budget, pruning) of the successive stage beams of the finding phase."""
 
 _END_FACTOR: Final = 4
 """The last stage (stock empty, the endgame) gets this many times the budget."""
@@ -292,19 +316,50 @@ class _Solver:
                     )
                 )
 
-    def children(self, state: State, score: int, prune: bool) -> list[tuple[int, Action_, State]]:
+    def _tails(self, columns: tuple[bytes, ...]) -> tuple[list[int], set[int]]:
+        """Suited tail length of each column, and the cards at the bottom of the suited
+        segments of the movable groups (cards that would gladly move onto their suit)."""
+        flexible = self.flexible
+        tails: list[int] = []
+        wanted: set[int] = set()
+        for column in columns:
+            size = len(column)
+            first_up = column[0] + 1
+            if size <= first_up:
+                tails.append(0)
+                continue
+            position = size - 1
+            while position > first_up and column[position - 1] == column[position] + 1:
+                position -= 1
+            tails.append(size - position)
+            wanted.add(column[position])
+            if flexible:
+                while position > first_up and (column[position - 1] & 15) == (
+                    column[position] & 15
+                ) + 1:
+                    position -= 1
+                    while position > first_up and column[position - 1] == column[position] + 1:
+                        position -= 1
+                    wanted.add(column[position])
+        return tails, wanted
+
+    def children(self, state: State, score: int, prune: int) -> list[tuple[int, Action_, State]]:
         """(score, action code, child) for the moves and the deal; code -1 is the deal.
 
-        With ``prune`` False every legal action is generated except the two that give a position
-        with the same canonical key (sound, for the exhaustive phase).  With ``prune`` True the
-        finding phase's pruning applies (unsound, so it never proves anything):
+        With ``prune`` 0 every legal action is generated except the two that give a position
+        with the same canonical key (sound, for the exhaustive phase).  Otherwise the finding
+        phase's pruning applies (unsound, so it never proves anything); at both levels moves
+        into an empty column go to the first empty column only, a whole column never moves
+        into an empty one, and when a target of the group's own suit exists, targets of other
+        suits are skipped.  At ``_STRICT`` moreover:
 
-        - a same-suit run is never split (in the flexible rule a group splits only where its
-          suit changes);
-        - a group that sits on a card one rank higher (another suit) moves only onto a card of
-          its own suit (anything else swaps one link for an equivalent one);
-        - when a target of the group's own suit exists, targets of other suits are skipped;
-        - moves into an empty column go to the first empty column only.
+        - a suited run is split only onto a card of its suit, and only when the run it joins
+          becomes longer than the one it leaves;
+        - a group sitting on a card one rank higher of another suit moves only onto its own
+          suit, unless the card it frees is wanted by a group of that card's suit (the bottom
+          card of a suited segment of some movable group); only then may it also park in an
+          empty column;
+        - other groups (over a break, or the whole face-up part) move as at ``_LOOSE``.
         """
         columns, stock = state
         flexible = self.flexible
@@ -317,6 +372,8 @@ class _Solver:
             if len(column) > 1:
                 by_rank[column[-1] & 15].append(index)
         out: list[tuple[int, Action_, State]] = []
+        if prune == _STRICT:
+            tails, wanted = self._tails(columns)
         for src, column in enumerate(columns):
             size = len(column)
             first_up = column[0] + 1
@@ -341,12 +398,31 @@ class _Solver:
                 card = column[-count]
                 rank = card & 15
                 base = size - count  # index of the card under the group
-                if prune:
+                if prune == _LOOSE:
                     targets = [dst for dst in by_rank[rank + 1] if columns[dst][-1] == card + 1]
                     if not targets:
                         targets = by_rank[rank + 1]
                     if empties and base > 1:
                         targets = targets + empties
+                elif prune:
+                    suited = [dst for dst in by_rank[rank + 1] if columns[dst][-1] == card + 1]
+                    under = column[base - 1] if base > first_up else 0
+                    if under == card + 1:
+                        # Splitting a suited run: only onto its suit, and only to lengthen it.
+                        below = 1
+                        index = base - 1
+                        while index > first_up and column[index - 1] == column[index] + 1:
+                            below += 1
+                            index -= 1
+                        targets = [dst for dst in suited if tails[dst] > below]
+                    elif under and (under & 15) == rank + 1 and under - 1 not in wanted:
+                        # A sideways move from one link to another helps only when it frees
+                        # a card that a group of its suit is waiting for.
+                        targets = suited
+                    else:
+                        targets = suited or by_rank[rank + 1]
+                        if empties and base > 1:
+                            targets = targets + empties
                 else:
                     targets = by_rank[rank + 1]
                     if empties and not (base == 1 and not stock):
@@ -509,7 +585,9 @@ class _Tree:
         return line
 
 
-def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int) -> bool:
+def _stage_beam(
+    solver: _Solver, limits: _Limits, width: int, budget: int, prune: int
+) -> bool:
     """Beam search over deal stages.
 
     Each stage starts from up to ``width`` positions; from each, a best-first search over card
@@ -528,7 +606,7 @@ def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int) -> bo
     stored = 0
     while starts:
         seen: set[object] = set()
-        pool: dict[object, tuple[int, int, int, State]] = {}
+        pool: dict[tuple[bytes, int], tuple[int, int, int, State]] = {}
         for start_score, start_node, start_state in starts:
             seen.add(key(start_state))
             heap: list[tuple[int, int, int, State]] = [(-start_score, 0, start_node, start_state)]
@@ -543,12 +621,19 @@ def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int) -> bo
                 if reason is not None:
                     raise _Stopped(reason)
                 negative, _, node, state = heapq.heappop(heap)
-                for child_score, action, child in children(state, -negative, True):
+                for child_score, action, child in children(state, -negative, prune):
                     child_key = key(child)
                     if action == -1:
-                        old = pool.get(child_key)
+                        # One position per set of turned cards (face-down counts) and runs
+                        # removed: the beam keeps different plans, not variants of one.
+                        plan = (bytes([column[0] for column in child[0]]), sum(map(len, child[0])))
+                        old = pool.get(plan)
                         if old is None or old[0] < child_score:
-                            pool[child_key] = (child_score, node, action, child)
+                            if old is not None:
+                                complete = False
+                            pool[plan] = (child_score, node, action, child)
+                        elif old[3] != child:
+                            complete = False
                         continue
                     if child_key in seen:
                         continue
@@ -604,7 +689,7 @@ def _exhaustive(solver: _Solver, limits: _Limits) -> None:
         state = states[index]
         assert state is not None
         states[index] = None
-        for child_score, action, child in children(state, -negative, False):
+        for child_score, action, child in children(state, -negative, 0):
             child_key = key(child)
             if child_key in seen:
                 continue
@@ -653,9 +738,15 @@ def solve(
     gc.disable()  # millions of small tuples: the cyclic collector only slows the search down
     try:
         if not exhaustive:
-            for width, budget in _STAGE_BEAMS:
-                if _stage_beam(solver, limits, width, budget):
-                    break  # the pruned space is small: prove or solve it exhaustively
+            exhausted: set[int] = set()
+            for width, budget, prune in _STAGE_BEAMS:
+                if prune in exhausted:
+                    continue
+                if _stage_beam(solver, limits, width, budget, prune):
+                    # Nothing was cut: widening at this pruning level cannot help.
+                    exhausted.add(prune)
+                    if prune == _LOOSE:
+                        break  # the pruned space is small: prove or solve it exhaustively
         _exhaustive(solver, limits)
     except _Found as found:
         line = found.line
