@@ -423,25 +423,33 @@ class Game:
         Dealing is not a card move: see :meth:`can_deal`.
         """
         cols = self._cols
-        empties = [index for index, column in enumerate(cols) if not column]
-        by_top_rank: list[list[int]] = [[] for _ in range(15)]
+        # Columns by the rank of their last card, and the empty ones.
+        by_top_rank: dict[int, list[int]] = {}
+        empties: list[int] = []
         for index, column in enumerate(cols):
             if column:
-                by_top_rank[column[-1] & 15].append(index)
+                rank = column[-1] & 15
+                if rank in by_top_rank:
+                    by_top_rank[rank].append(index)
+                else:
+                    by_top_rank[rank] = [index]
+            else:
+                empties.append(index)
         moves: list[Move] = []
         append = moves.append
         new = tuple.__new__
-        group_length = self._group_length
+        targets_of = by_top_rank.get
         cache = self._group
         for src, column in enumerate(cols):
-            if not column:
-                continue
             length = cache[src]
             if length < 0:
-                length = group_length(src)
+                length = self._group_length(src)
+            # An empty column has a group length of 0: the loop below does nothing for it.
             for count in range(1, length + 1):
-                for dst in by_top_rank[(column[-count] & 15) + 1]:
-                    append(new(Move, (src, dst, count)))
+                targets = targets_of((column[-count] & 15) + 1)
+                if targets is not None:
+                    for dst in targets:
+                        append(new(Move, (src, dst, count)))
                 for dst in empties:
                     append(new(Move, (src, dst, count)))
         return moves
@@ -482,7 +490,10 @@ class Game:
                 f"column {src} has {face_up} face-up card{'s' if face_up != 1 else ''}; "
                 f"cannot move {count}",
             )
-        if count > self._group_length(src):
+        movable = self._group[src]
+        if movable < 0:
+            movable = self._group_length(src)
+        if count > movable:
             kind = "in descending order" if self._flexible else "of one suit in descending order"
             raise IllegalMove(
                 "not-movable", f"only cards {kind} move together; these {count} cards do not"
