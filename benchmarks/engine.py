@@ -3,8 +3,9 @@
 Usage: python benchmarks/engine.py [--games N] [--seed S]
 
 Times are CPU time of this process (time.process_time), so other work on the machine does not
-distort them.  Positions come from random play of 4-suit spider (classic and flexible) through the public API,
-taken between the 20th and the 120th action, so they are mid-game: deals made, columns mixed.
+distort them.  Positions come from random play of 4-suit spider (classic and flexible) through
+the public API, taken between the 20th and the 120th action, so they are mid-game: deals made,
+columns mixed.
 """
 
 from __future__ import annotations
