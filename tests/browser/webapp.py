@@ -188,3 +188,21 @@ def key_to_column(page: Page, col: int) -> None:
             return
         page.keyboard.press("ArrowRight" if now is None or now < col else "ArrowLeft")
     raise AssertionError(f"could not reach column {col} with the arrow keys")
+
+
+# Spiderette, one suit, stock empty: no card can turn and no run can complete, whatever is played,
+# though a few useless moves remain (7S onto 8S, 10S onto a Jack).
+NO_MOVES_POSITION = (
+    "spiderette 1 classic standard / score=400 moves=100 removed=SS / 2s 6s 3s 7S 5S 7S / "
+    "ks qs 10S KS / 4s 2S / 9s 8s JS / 3s as 4s 8S / as 9s JS / 6s qs 5S 10S / -"
+)
+# Spiderette, one suit, a few moves from a win: the solver proves it at once.
+NEARLY_WON_POSITION = (
+    "spiderette 1 classic standard / score=400 moves=100 removed=SSS / "
+    "KS QS JS 10S 9S 8S 7S / 3s 6S 5S / 2S / 4S / AS / - / - / -"
+)
+
+
+def open_menu_action(page: Page, action: str) -> None:
+    """Clicks a button of the "More" menu."""
+    click_action(page, action)

@@ -131,3 +131,55 @@ def test_protocol_no_moves() -> None:
     reply = session.handle({"op": "hint"})
     assert reply["hint"]["move"] is None and reply["no_moves"] is True
     assert reply["hint"]["reason"] == "no-moves" and reply["hint"]["deal_possible"] is False
+
+
+NEARLY_WON = (
+    "spiderette 1 classic standard / score=400 moves=100 removed=SSS / "
+    "KS QS JS 10S 9S 8S 7S / 3s 6S 5S / 2S / 4S / AS / - / - / -"
+)
+
+
+def test_protocol_solve_reports_progress_and_actions() -> None:
+    session = Session()
+    reports: list[dict[str, object]] = []
+    session.progress = reports.append
+    session.handle({"op": "new", "game": "spiderette", "suits": 1, "number": 2})
+    reply = session.handle({"op": "solve", "time_limit": 20, "progress_every": 200})
+    assert reply["ok"] and reply["events"] == []
+    result = reply["solve"]
+    assert result["status"] == "winnable" and result["moves"] == len(result["solution"])
+    assert reports and set(reports[0]) == {"expanded", "positions", "elapsed"}
+    # The actions are protocol requests: played in order, they win the game.
+    for action in result["actions"]:
+        assert session.handle(action)["ok"]
+    assert session.handle({"op": "state"})["state"]["won"]
+
+
+def test_protocol_solve_from_a_loaded_position_and_bad_fields() -> None:
+    engine = Session()
+    engine.handle({"op": "open", "position": NEARLY_WON})
+    saved = engine.handle({"op": "state"})
+    assert "saved" not in saved  # 'state' carries no saved text: take it from an action
+    saved_text = engine.handle({"op": "set", "undo_limit": 400})["saved"]
+    solver = Session()  # a second session, as the web app's solver worker
+    assert solver.handle({"op": "load", "saved": saved_text})["ok"]
+    result = solver.handle({"op": "solve"})["solve"]
+    assert result["status"] == "winnable" and result["actions"][0]["op"] == "move"
+    for field, value in (("time_limit", 0), ("time_limit", "10"), ("memory_mb", True)):
+        reply = solver.handle({"op": "solve", field: value})
+        assert not reply["ok"] and reply["error"]["code"] == "bad-request"
+
+
+def test_protocol_status_node_limit() -> None:
+    session = Session()
+    session.handle({"op": "open", "position": NEARLY_WON})
+    reply = session.handle({"op": "status", "node_limit": 1000})
+    assert reply["no_moves"] is False and reply["no_moves_status"] == "useful"
+    dead = (
+        "spiderette 1 classic standard / score=400 moves=100 removed=SS / 2s 6s 3s 7S 5S 7S / "
+        "ks qs 10S KS / 4s 2S / 9s 8s JS / 3s as 4s 8S / as 9s JS / 6s qs 5S 10S / -"
+    )
+    session.handle({"op": "open", "position": dead})
+    assert session.handle({"op": "status"})["no_moves"] is True
+    assert session.handle({"op": "status", "node_limit": 1})["no_moves_status"] == "unknown"
+    assert not session.handle({"op": "status", "node_limit": 0})["ok"]

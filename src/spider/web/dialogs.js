@@ -31,6 +31,7 @@ function readOptions() {
     suits: Number(f.suits.value),
     rule: f.rule.value,
     scoring: f.scoring.value,
+    winnable: f.winnable.checked,
   };
 }
 
@@ -87,6 +88,7 @@ export function openNew(options, handlers) {
   f.suits.value = String(options.suits);
   f.rule.value = options.rule;
   f.scoring.value = options.scoring;
+  f.winnable.checked = Boolean(options.winnable);
   $("#code-input").value = "";
   $("#code-input").removeAttribute("aria-invalid");
   $("[data-code-error]").textContent = "";
@@ -252,14 +254,16 @@ export function openHelp(game) {
 
 const dlgWin = $("#dlg-win");
 
-export function openWin({ score, moves, time, records, best }) {
+export function openWin({ score, moves, time, records, best, assisted = false }) {
   const newRecord = records.score;
   $("[data-win-record]").hidden = !newRecord;
+  $("[data-win-assisted]").hidden = !assisted;
+  $("#dlg-win-title").textContent = t(assisted ? "win.assisted.title" : "win.title");
   fillGrid($("[data-win-table]"), [
     [t("status.score"), formatNumber(score), "score"],
     [t("status.moves"), formatNumber(moves), "moves"],
     [t("status.time"), formatTime(time), "time"],
-    [t("stats.bestScore"), formatNumber(best), "best-score"],
+    ...(best === null || best === undefined ? [] : [[t("stats.bestScore"), formatNumber(best), "best-score"]]),
   ]);
   dlgWin.returnValue = "";
   dlgWin.classList.remove("celebrate");
@@ -268,6 +272,18 @@ export function openWin({ score, moves, time, records, best }) {
   open(dlgWin);
   $("[data-action='win-new']").focus();
   return whenClosed(dlgWin);
+}
+
+// ---- No more moves ----
+
+const dlgNoMoves = $("#dlg-nomoves");
+
+/** "No more moves": resolves with "undo", "restart", "new" or "close". */
+export function openNoMoves() {
+  dlgNoMoves.returnValue = "";
+  open(dlgNoMoves);
+  $("[data-action='nomoves-undo']").focus();
+  return whenClosed(dlgNoMoves);
 }
 
 // ---- Confirmation ----

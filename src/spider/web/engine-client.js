@@ -3,9 +3,11 @@
 // is ready are sent at once and answered, in order, when it is.
 
 export class EngineClient extends EventTarget {
-  constructor(url = new URL("./worker.js", import.meta.url)) {
+  /** `name` names the worker ("solver" for the second instance that runs searches). */
+  constructor(url = new URL("./worker.js", import.meta.url), { name = "engine" } = {}) {
     super();
     this.url = url;
+    this.name = name;
     this.nextId = 1;
     this.pending = new Map();
     this.status = "idle";
@@ -15,7 +17,7 @@ export class EngineClient extends EventTarget {
   start() {
     this.status = "loading";
     this.dispatchEvent(new CustomEvent("status", { detail: { status: "loading" } }));
-    const worker = new Worker(this.url, { type: "module" });
+    const worker = new Worker(this.url, { type: "module", name: this.name });
     this.worker = worker;
     worker.onmessage = (event) => this.#receive(event.data);
     worker.onerror = (event) => {
@@ -32,14 +34,30 @@ export class EngineClient extends EventTarget {
     this.start();
   }
 
-  /** Sends a request object; resolves with the reply object (ok true or false). */
-  request(req) {
+  /**
+   * Sends a request object; resolves with the reply object (ok true or false).
+   * `onProgress(data)` receives the progress messages of a long request (op "solve").
+   */
+  request(req, { onProgress = null } = {}) {
     const id = this.nextId++;
     const text = JSON.stringify({ ...req, id });
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, text });
+      this.pending.set(id, { resolve, reject, text, onProgress });
       this.worker?.postMessage({ id, text });
     });
+  }
+
+  /**
+   * Stops the worker at once, whatever it is doing (how a search is cancelled); the requests
+   * still waiting reject with an Error named "AbortError". The next `start()` begins afresh.
+   */
+  terminate() {
+    this.worker?.terminate();
+    this.worker = null;
+    this.status = "idle";
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) p.reject(new DOMException("cancelled", "AbortError"));
   }
 
   get ready() {
@@ -60,6 +78,8 @@ export class EngineClient extends EventTarget {
       this.dispatchEvent(new CustomEvent("status", { detail: { status: "ready", version: msg.version } }));
     } else if (msg.type === "error") {
       this.#fail(msg.detail);
+    } else if (msg.type === "progress") {
+      this.pending.get(msg.id)?.onProgress?.(msg.data);
     } else if (msg.type === "reply") {
       const p = this.pending.get(msg.id);
       if (!p) return;

@@ -13,6 +13,7 @@ import * as i18n from "./i18n.js";
 import { Keyboard } from "./keyboard.js";
 import { Renderer } from "./render.js";
 import * as settings from "./settings.js";
+import * as solver from "./solver.js";
 import * as stats from "./stats.js";
 import * as storage from "./storage.js";
 import { Timer } from "./timer.js";
@@ -49,15 +50,21 @@ function validateGame(d) {
       elapsed: Number.isFinite(meta.elapsed) ? meta.elapsed : 0,
       counted: meta.counted === true,
       won: meta.won === true,
+      assisted: meta.assisted === true,
     },
   };
 }
 
 // ---- app state ----
 
+/** Per-game bookkeeping kept with the saved game; `assisted`: the solver played some of it. */
+function freshMeta() {
+  return { elapsed: 0, counted: false, won: false, assisted: false };
+}
+
 let state = null; // the engine's latest view
 let saved = null; // the engine's latest saved game
-let meta = { elapsed: 0, counted: false, won: false };
+let meta = freshMeta();
 let engineReady = false;
 let booted = false;
 let deferredRender = null;
@@ -305,7 +312,7 @@ function apply(reply, req, ctx) {
   const op = req.op;
   if (op === "new" || op === "open") {
     if (meta.counted && !meta.won && prev) stats.recordLoss(variantOf(prev));
-    meta = { elapsed: 0, counted: false, won: false };
+    meta = freshMeta();
     timer.set(0);
   }
   state = reply.state;
@@ -323,14 +330,17 @@ function apply(reply, req, ctx) {
     meta.won = true;
     timer.run(false);
     const time = timer.elapsed;
-    const records = stats.recordWin(variantOf(state), { score: state.score, moves: state.moves, time });
+    const assisted = meta.assisted;
+    // A game the solver played is not a win of the player's: it counts as played, not won.
+    const records = assisted ? {} : stats.recordWin(variantOf(state), { score: state.score, moves: state.moves, time });
+    if (assisted) stats.recordLoss(variantOf(state));
     const best = stats.get(variantOf(state)).bestScore;
     save();
-    announce(i18n.t("win.title"));
+    announce(i18n.t(assisted ? "win.assisted.title" : "win.title"));
     renderer.settled.then(() => {
       html.dataset.won = "true";
       dialogs
-        .openWin({ score: state.score, moves: state.moves, time, records, best })
+        .openWin({ score: state.score, moves: state.moves, time, records, best, assisted })
         .then((v) => v === "new" && openNewGame());
     });
   } else {
@@ -341,6 +351,56 @@ function apply(reply, req, ctx) {
   }
   if (!state.won) delete html.dataset.won;
   reportStorageProblems();
+  checkNoMoves();
+}
+
+// ---- no more moves ----
+
+/** Search limits of the "no more moves" check: quick in the game engine, full in the solver's. */
+const STATUS_QUICK_NODES = 1500;
+let statusSeq = 0;
+let noMovesShown = null; // the `saved` text for which the dialog was shown
+
+/**
+ * Asks whether no moves are left, but only when no deal can ever happen again (otherwise the
+ * answer is no and nothing is asked). A quick bounded check runs in the game engine after the
+ * table is painted; when it cannot decide, the full one runs in the solver's worker, so play
+ * never waits for it. The dialog appears only when the engine proves it.
+ */
+function checkNoMoves() {
+  const seq = ++statusSeq;
+  delete html.dataset.noMoves;
+  if (!state || state.won || !saved || demo) return;
+  if (state.deals_left > 0 && !state.blocked_deal) return;
+  const here = saved;
+  requestAnimationFrame(() =>
+    setTimeout(async () => {
+      if (seq !== statusSeq) return;
+      let reply = await engine.request({ op: "status", node_limit: STATUS_QUICK_NODES });
+      if (seq !== statusSeq || !reply.ok) return;
+      if (reply.no_moves_status === "unknown") {
+        try {
+          reply = await solver.status(here);
+        } catch {
+          return;
+        }
+        if (seq !== statusSeq || !reply.ok) return;
+      }
+      if (reply.no_moves) showNoMoves(here);
+    }, 0),
+  );
+}
+
+async function showNoMoves(here) {
+  html.dataset.noMoves = "true";
+  if (noMovesShown === here || dialogs.anyOpen() || demo) return;
+  noMovesShown = here;
+  announce(i18n.t("nomoves.title"));
+  await renderer.settled;
+  const choice = await dialogs.openNoMoves();
+  if (choice === "undo") undo();
+  else if (choice === "restart") send({ op: "restart" }, { kind: "restart", t0: now() });
+  else if (choice === "new") openNewGame();
 }
 
 // ---- player actions ----
@@ -382,19 +442,29 @@ async function restart() {
   send({ op: "restart" }, { kind: "restart", t0: now() });
 }
 
-function newGame(options) {
-  settings.update({ options });
+function newGame(options, number = null) {
+  const { winnable, ...rest } = options;
+  settings.update(winnable === undefined ? { options: rest } : { options: rest, winnableOnly: winnable });
   const o = settings.get().options;
-  return send(
-    { op: "new", game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring, undo_limit: settings.get().undoLimit },
-    { kind: "new", t0: now() },
-  );
+  if (winnable && number === null) return newWinnableGame(o);
+  const req = { op: "new", game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring, undo_limit: settings.get().undoLimit };
+  if (number !== null && number >= 0) req.number = number;
+  return send(req, { kind: "new", t0: now() });
+}
+
+/** "Winnable deals only": the solver's worker tries deals; the first proven winnable is dealt. */
+function newWinnableGame(o) {
+  stopDemo();
+  return solver.openFind(o, {
+    deal: (number) => newGame({ ...o, winnable: true }, number).then(() => toast(i18n.t("solve.find.found"))),
+    normal: () => newGame({ ...o, winnable: true }, -1),
+  });
 }
 
 /** S: the next suit count (1 → 2 → 4 → 1) of the same game, dealt at once (seed 004). */
 function cycleSuits() {
   const o = state ? { game: state.game, rule: state.rule, scoring: state.scoring, suits: state.suits } : currentOptions();
-  newGame({ ...o, suits: { 1: 2, 2: 4, 4: 1 }[o.suits] ?? 1 });
+  newGame({ ...o, suits: { 1: 2, 2: 4, 4: 1 }[o.suits] ?? 1, winnable: settings.get().winnableOnly });
 }
 
 async function openCode(code) {
@@ -412,7 +482,8 @@ async function openCode(code) {
 }
 
 function openNewGame() {
-  dialogs.openNew(state ? { ...currentOptions(), game: state.game, suits: state.suits, rule: state.rule, scoring: state.scoring } : currentOptions(), {
+  const base = { ...currentOptions(), winnable: settings.get().winnableOnly };
+  dialogs.openNew(state ? { ...base, game: state.game, suits: state.suits, rule: state.rule, scoring: state.scoring } : base, {
     onDeal: (options) => newGame(options),
     onOpenCode: openCode,
   });
@@ -444,9 +515,11 @@ async function hint() {
   const mv = h.move;
   clearHint();
   if (!mv) {
-    const text = i18n.has(`hint.reason.${h.reason}`) ? i18n.t(`hint.reason.${h.reason}`) : i18n.t("hint.none");
+    let text = i18n.has(`hint.reason.${h.reason}`) ? i18n.t(`hint.reason.${h.reason}`) : i18n.t("hint.none");
+    if (h.reason === "nothing-helps" && h.deal_possible) text = i18n.t("hint.reason.nothing-helps.deal");
     showMessage(text, { tone: "info" });
     announce(text);
+    if (reply.no_moves) showNoMoves(saved);
     return;
   }
   const c = state.columns[mv.src];
@@ -463,19 +536,75 @@ async function hint() {
   announce(text);
 }
 
+/**
+ * Copies a link that opens the same deal: `/?code=` for a game with a code, else `/?position=`
+ * with the starting position, which the engine gives on request (`export`: it shows every card,
+ * so it is never part of the state).
+ */
 async function share() {
   if (!state) return;
   const url = new URL("/", location.href);
   if (state.code) url.searchParams.set("code", state.code);
-  else if (state.position) url.searchParams.set("position", state.position);
-  else return;
+  else {
+    const reply = await engine.request({ op: "export" });
+    if (!reply.ok || !reply.export) return;
+    url.searchParams.set("position", reply.export.start);
+  }
   const link = url.toString();
+  html.dataset.shareLink = link;
   try {
     await navigator.clipboard.writeText(link);
-    toast(i18n.t("share.copied", { code: state.code ?? "" }));
+    toast(state.code ? i18n.t("share.copied", { code: state.code }) : i18n.t("share.copiedPosition"));
   } catch {
     toast(i18n.t("share.manual", { link }));
   }
+}
+
+// ---- the solver: winnable?, show solution (demo) ----
+
+let demo = null; // the demo now playing: {stopped}
+
+function solverHooks() {
+  return { getSaved: () => saved, play: playSolution };
+}
+
+/** Plays the solver's line through the game engine, move by move, animated; stoppable. */
+async function playSolution(actions) {
+  stopDemo();
+  clearHint();
+  const run = { stopped: false };
+  demo = run;
+  meta.assisted = true;
+  html.dataset.demo = "running";
+  $("[data-demo-bar]").hidden = false;
+  const pause = () => new Promise((r) => setTimeout(r, settings.animate() ? 240 : 90));
+  try {
+    for (const step of actions) {
+      if (run.stopped) break;
+      const reply = await send(step, { quiet: true });
+      if (!reply.ok || reply.state.won) break;
+      await renderer.settled;
+      if (!run.stopped) await pause();
+    }
+  } finally {
+    if (demo === run) {
+      demo = null;
+      delete html.dataset.demo;
+      $("[data-demo-bar]").hidden = true;
+      checkNoMoves();
+    }
+  }
+}
+
+/** Stops the demo after the step in progress; every step played stays, and undo works. */
+function stopDemo() {
+  if (!demo) return;
+  demo.stopped = true;
+  demo = null;
+  delete html.dataset.demo;
+  $("[data-demo-bar]").hidden = true;
+  announce(i18n.t("demo.stopped"));
+  checkNoMoves();
 }
 
 // ---- wiring: pointer ----
@@ -487,7 +616,10 @@ const drag = new DragController(renderer, {
     return count <= c.pickup ? (c.dests[count - 1] ?? []) : [];
   },
   highlight: () => settings.get().highlight,
-  onStart: () => clearHint(),
+  onStart: () => {
+    stopDemo();
+    clearHint();
+  },
   onDrop: (src, dst, count) => {
     const t0 = now();
     if (!engineReady) paint(); // queued: put the cards back while the engine starts
@@ -560,6 +692,7 @@ document.addEventListener("click", (e) => {
   }
   const action = btn.dataset.action;
   if (action !== "menu") setMenu(false);
+  if (demo && !action.startsWith("solve")) stopDemo(); // any control takes over from the demo
   switch (action) {
     case "menu":
       setMenu(!more.classList.contains("open"));
@@ -594,6 +727,14 @@ document.addEventListener("click", (e) => {
     case "share":
       share();
       break;
+    case "solve":
+      solver.openCheck(solverHooks());
+      break;
+    case "solution":
+      solver.openSolution(solverHooks());
+      break;
+    case "demo-stop":
+      break; // stopped above
     case "retry":
       setEngineStatus("loading");
       engine.restart();
@@ -605,6 +746,20 @@ document.addEventListener("click", (e) => {
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && more.classList.contains("open")) setMenu(false);
 });
+
+// Any key stops the demo (Esc only stops it; other keys then act as usual).
+document.addEventListener(
+  "keydown",
+  (e) => {
+    if (!demo || dialogs.anyOpen() || ["Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
+    stopDemo();
+    if (e.key === "Escape") {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  },
+  { capture: true },
+);
 
 // ---- settings changes ----
 
@@ -620,6 +775,7 @@ settings.subscribe(async (s, changed) => {
     i18n.applyToDocument();
     renderer.relabel();
     dialogs.relabel();
+    solver.relabel();
     updateStatus();
     setEngineStatus(booted ? "ready" : "loading");
     timer.set(timer.elapsed);
@@ -696,14 +852,14 @@ async function boot() {
         : { op: "new", ...s.options, undo_limit: undoLimit };
     if (first.op === "new") {
       state = null;
-      meta = { elapsed: 0, counted: false, won: false };
+      meta = freshMeta();
     }
     pending = engine.request(first);
     reply = await pending;
     if (!reply.ok && first.op === "load") {
       storage.reject(GAME_KEY);
       state = null;
-      meta = { elapsed: 0, counted: false, won: false };
+      meta = freshMeta();
       first = { op: "new", ...s.options, undo_limit: undoLimit };
       reply = await engine.request(first);
     }

@@ -18,6 +18,7 @@ export function defaults() {
     animations: true,
     fourColor: false,
     undoLimit: 400, // 100, 400 or null (unlimited)
+    winnableOnly: false, // new games: only deals the solver proves winnable
     options: { game: "spider", suits: 1, rule: "classic", scoring: "standard" },
   };
 }
@@ -32,7 +33,7 @@ const OPTION_VALUES = {
 function validate(data) {
   if (!data || typeof data !== "object") throw new Error("settings: not an object");
   const out = defaults();
-  for (const k of ["highlight", "doubleClick", "singleTap", "autoPlace", "animations", "fourColor"]) {
+  for (const k of ["highlight", "doubleClick", "singleTap", "autoPlace", "animations", "fourColor", "winnableOnly"]) {
     if (typeof data[k] === "boolean") out[k] = data[k];
   }
   if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;

@@ -22,6 +22,7 @@ const SHELL = [
   "/keyboard.js",
   "/render.js",
   "/settings.js",
+  "/solver.js",
   "/stats.js",
   "/storage.js",
   "/timer.js",

@@ -5,9 +5,16 @@
 // Messages out: {type: "ready", version, timings}   (timings: ms spent in each start-up step)
 //               {type: "error", detail}
 //               {type: "reply", id, text, ms}        (ms: time the engine took to answer)
+//               {type: "progress", id, data}         (a long request's progress, such as op
+//                                                     "solve": {expanded, positions, elapsed})
+//
+// The page runs two of these: the game engine, and (named "solver", started on first use) a
+// second Pyodide instance for the solver, so a search never holds up play. A search is
+// cancelled by terminating its worker.
 
 const ENGINE_DIR = "/home/pyodide/engine";
 let handle = null;
+let currentId = null;
 
 const timings = {};
 
@@ -35,7 +42,19 @@ async function start() {
   const sys = pyodide.pyimport("sys");
   sys.path.insert(0, ENGINE_DIR);
   const t1 = performance.now();
-  handle = pyodide.runPython("from spider.protocol import Session\nSession().handle_json");
+  // Progress of long requests goes straight to the page, tagged with the request's id.
+  pyodide.globals.set("post_progress", (text) =>
+    postMessage({ type: "progress", id: currentId, data: JSON.parse(text) }),
+  );
+  handle = pyodide.runPython(
+    [
+      "import json",
+      "from spider.protocol import Session",
+      "session = Session()",
+      "session.progress = lambda data: post_progress(json.dumps(data))",
+      "session.handle_json",
+    ].join("\n"),
+  );
   timings.engine = performance.now() - t1;
   timings.total = performance.now() - t0;
   return meta.version ?? null;
@@ -56,6 +75,7 @@ self.onmessage = (event) => {
   chain = chain.then(() => {
     let reply;
     const t = performance.now();
+    currentId = id;
     try {
       reply = handle(text);
     } catch (err) {

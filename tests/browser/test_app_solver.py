@@ -1,0 +1,204 @@
+"""Hints, "no more moves", the solver ("Is this deal winnable?", "Show solution", "Winnable deals
+only") and the share link of a position, each compared with the engine's own answer in CPython."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import Page, expect
+from webapp import (
+    NEARLY_WON_POSITION,
+    NO_MOVES_POSITION,
+    assert_shows,
+    click_action,
+    drag,
+    open_app,
+    position_url,
+    settle,
+    shown,
+)
+
+from spider import Game
+from spider.moves import action_from_text
+from spider.solver import hint
+from spider.solver.nomoves import no_more_moves
+from spider.solver.search import solve
+
+pytestmark = pytest.mark.browser
+
+HINT_CODE = "SP1-S4C-AAAAAAH"
+
+HINTED = """() => ({
+  cards: [...document.querySelectorAll('.card.hinted')].map((el) => el.dataset.card),
+  column: [...document.querySelectorAll('.card.hinted')].map(
+    (el) => Number(el.closest('[data-column]').dataset.column))[0] ?? null,
+  targets: [...document.querySelectorAll('.column.hint-target')]
+    .map((el) => Number(el.dataset.column)),
+})"""
+
+
+def press_hint(page: Page, profile: str) -> None:
+    if profile == "phone":
+        click_action(page, "hint")
+    else:
+        page.keyboard.press("h")
+
+
+def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot: Any) -> None:
+    game = Game.from_code(HINT_CODE)
+    open_app(page, f"/?code={HINT_CODE}")
+    assert_shows(page, game)
+    for index in (0, 1):
+        expected = hint(game, index)
+        assert expected.move is not None
+        press_hint(page, profile)
+        count, src, dst = expected.move.count, expected.move.src, expected.move.dst
+        cards = [str(c) for c in game.columns[src].cards[-count:]]
+        page.wait_for_function(
+            "(want) => JSON.stringify([...document.querySelectorAll('.card.hinted')]"
+            ".map((el) => el.dataset.card)) === JSON.stringify(want)",
+            arg=cards,
+        )
+        marks = page.evaluate(HINTED)
+        assert marks == {"cards": cards, "column": src, "targets": [dst]}
+        text = page.locator("[data-message]").inner_text()
+        assert f"column {dst + 1}" in text
+        if expected.reason == "turns-card":
+            assert "turns a card face up" in text
+        if index == 0:
+            screenshot(page, "hint")
+    assert_shows(page, game)  # a hint never plays anything
+
+    # "No more moves": proven by the engine, offered with undo, restart and new game.
+    dead = Game.from_text(NO_MOVES_POSITION)
+    assert no_more_moves(dead) and dead.legal_moves()
+    open_app(page, position_url(NO_MOVES_POSITION))
+    dialog = page.locator("#dlg-nomoves")
+    expect(dialog).to_be_visible(timeout=20_000)
+    assert_shows(page, dead)
+    screenshot(page, "no-moves")
+    dialog.locator('button[value="close"]').click()
+    expect(dialog).to_be_hidden()
+
+    # The share link of a game without a code opens the same deal (its starting position).
+    page.locator('[data-action="share"]').click()
+    page.wait_for_function("() => document.documentElement.dataset.shareLink")
+    link = page.evaluate("() => document.documentElement.dataset.shareLink")
+    start = parse_qs(urlparse(link).query)["position"][0]
+    assert Game.from_text(start).to_text() == dead.start_position().to_text()
+
+    # A useless move keeps the verdict; Undo in the dialog takes it back.
+    drag(page, profile, 6, -1, 3)
+    dead.move(6, 3, 1)
+    assert no_more_moves(dead)
+    expect(dialog).to_be_visible(timeout=20_000)
+    assert_shows(page, dead)
+    dialog.locator('[data-action="nomoves-undo"]').click()
+    dead.undo()
+    assert_shows(page, dead)
+    expect(dialog).to_be_visible(timeout=20_000)  # still no moves there
+    dialog.locator('[data-action="nomoves-new"]').click()
+    expect(page.locator("#dlg-new")).to_be_visible()
+
+
+def solver_dialog_result(page: Page) -> str:
+    page.wait_for_function(
+        "() => document.querySelector('#dlg-solve').dataset.phase === 'result'", timeout=90_000
+    )
+    result: str = page.evaluate("() => document.querySelector('#dlg-solve').dataset.result")
+    return result
+
+
+def test_solver_check_demo_winnable_only_and_cancel(
+    page: Page, profile: str, screenshot: Any
+) -> None:
+    game = Game.from_text(NEARLY_WON_POSITION)
+    expected = solve(game)
+    assert expected.status == "winnable"
+    open_app(page, position_url(NEARLY_WON_POSITION))
+    assert_shows(page, game)
+
+    # "Is this deal winnable?": a spoiler warning first, then the solver's answer.
+    click_action(page, "solve")
+    dialog = page.locator("#dlg-solve")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_attribute("data-phase", "warn")
+    expect(dialog.locator("[data-solve-text]")).to_contain_text("Spoiler")
+    screenshot(page, "solve-warning")
+    dialog.locator('[data-action="solve-start"]').click()
+    assert solver_dialog_result(page) == "winnable"
+    expect(dialog.locator("[data-solve-text]")).to_contain_text(
+        f"in {len(expected.solution)} moves"
+    )
+    expect(dialog.locator("[data-solve-progress]")).to_contain_text("positions searched")
+    screenshot(page, "solve-winnable")
+
+    # "Show solution" plays it through the engine, animated, to a win that is not counted.
+    dialog.locator('[data-action="solve-play"]').click()
+    expect(page.locator("[data-demo-bar]")).to_be_visible()
+    win = page.locator("#dlg-win")
+    expect(win).to_be_visible(timeout=30_000)
+    expect(win.locator("[data-win-assisted]")).to_be_visible()
+    for text in expected.solution:
+        game.push(action_from_text(text))
+    assert game.is_won
+    assert_shows(page, game)
+    screenshot(page, "demo-won")
+    win.locator('button[value="close"]').click()
+    # Every step went through the engine: undo takes the last one back.
+    click_action(page, "undo")
+    game.undo()
+    assert_shows(page, game)
+
+    # "Winnable deals only": the solver's worker proves the deal before it is dealt.
+    click_action(page, "new")
+    new = page.locator("#dlg-new")
+    new.locator("label", has_text="Spiderette").click()
+    new.locator("label", has_text="Easy").click()
+    new.locator("[data-winnable-only]").check()
+    screenshot(page, "new-winnable")
+    new.locator('[data-action="deal-new"]').click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-code]').textContent.startsWith('SD1-S1-')",
+        timeout=60_000,
+    )
+    code = shown(page)["code"]
+    dealt = Game.from_code(code)
+    assert_shows(page, dealt)
+    assert solve(dealt, time_limit=30).status == "winnable"
+    click_action(page, "new")
+    expect(new.locator("[data-winnable-only]")).to_be_checked()  # remembered
+    new.locator('[data-action="cancel"]').click()
+
+    # Show solution on it, stopped with Esc after a few steps: what was played stays.
+    click_action(page, "solution")
+    expect(dialog).to_have_attribute("data-phase", "warn")
+    dialog.locator('[data-action="solve-start"]').click()
+    page.wait_for_function("() => Number(document.querySelector('[data-moves]').textContent) >= 3")
+    page.keyboard.press("Escape")
+    expect(page.locator("[data-demo-bar]")).to_be_hidden()
+    settle(page)
+    played = shown(page)["moves"]
+    page.wait_for_timeout(600)
+    assert shown(page)["moves"] == played  # stopped
+    line = solve(Game.from_code(code), time_limit=30).solution
+    for text in line[:played]:
+        dealt.push(action_from_text(text))
+    assert_shows(page, dealt)
+
+    # A long search shows its progress and can be cancelled.
+    click_action(page, "new")
+    page.locator("#code-input").fill("SP1-S4C-AAAAAAD")
+    page.keyboard.press("Enter")
+    assert_shows(page, Game.from_code("SP1-S4C-AAAAAAD"))
+    click_action(page, "solve")
+    dialog.locator('[data-action="solve-start"]').click()
+    expect(dialog.locator("[data-solve-progress]")).to_contain_text(
+        "positions searched", timeout=30_000
+    )
+    screenshot(page, "solve-progress")
+    dialog.locator('[data-action="solve-cancel"]').click()
+    expect(dialog).to_be_hidden()
+    expect(dialog).to_have_attribute("data-result", "cancelled")
