@@ -7,9 +7,10 @@ one-suit descending pair (``b`` on ``a``) exactly when ``b == a - 1``, because r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["RANK_NAMES", "SUITS", "SUIT_NAMES", "SUIT_SYMBOLS", "Card"]
+__all__ = ["RANK_NAMES", "RUN_LENGTH", "SUITS", "SUIT_NAMES", "SUIT_SYMBOLS", "Card", "ends_in_run"]
 
 SUITS: Final = ("S", "H", "D", "C")
 """Suit letters in engine order: spades, hearts, diamonds, clubs."""
@@ -19,6 +20,20 @@ SUIT_SYMBOLS: Final = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663
 RANK_NAMES: Final = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 _RANK_BY_NAME: Final = {name: rank for rank, name in enumerate(RANK_NAMES) if name}
+
+RUN_LENGTH: Final = 13
+"""Cards in a complete run, King down to Ace."""
+
+
+def ends_in_run(cards: Sequence[int], face_down: int = 0) -> bool:
+    """True when ``cards`` (engine ints, bottom to top, the first ``face_down`` of them face
+    down) end in 13 face-up cards of one suit, King down to Ace."""
+    if len(cards) - face_down < RUN_LENGTH:
+        return False
+    ace = cards[-1]
+    if ace & 15 != 1:
+        return False
+    return all(cards[-1 - step] == ace + step for step in range(1, RUN_LENGTH))
 
 
 def card_int(rank: int, suit: str) -> int:

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from .cards import SUITS, Card, card_text
+from .cards import RUN_LENGTH, SUITS, Card, card_text, ends_in_run
 from .codes import format_code, parse_code
 from .errors import IllegalMove
 from .moves import DEAL, Action, Move
@@ -24,7 +24,6 @@ __all__ = ["DEFAULT_UNDO_LIMIT", "Column", "Effects", "Game"]
 DEFAULT_UNDO_LIMIT: Final = 400
 """Default undo depth (as in seed 004); 100 reproduces seeds 000 and 001."""
 
-_RUN_LENGTH: Final = 13
 
 # History records.  A move: (src, dst, count, flipped_src, run_suit, flipped_dst, prev_score),
 # with run_suit -1 when no run left.  A deal: (cards_dealt, ((column, suit, flipped), ...),
@@ -32,16 +31,6 @@ _RUN_LENGTH: Final = 13
 _MoveRecord: TypeAlias = tuple[int, int, int, bool, int, bool, int]
 _DealRecord: TypeAlias = tuple[int, tuple[tuple[int, int, bool], ...], int]
 _Record: TypeAlias = _MoveRecord | _DealRecord
-
-
-def _ends_in_run(column: list[int], face_down: int) -> bool:
-    """True when the column ends in 13 face-up cards of one suit, King down to Ace."""
-    if len(column) - face_down < _RUN_LENGTH:
-        return False
-    ace = column[-1]
-    if ace & 15 != 1:
-        return False
-    return all(column[-1 - step] == ace + step for step in range(1, _RUN_LENGTH))
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,9 +534,9 @@ class Game:
         run_suit = -1
         flipped_dst = False
         last_card = target[-1]
-        if last_card & 15 == 1 and _ends_in_run(target, down[dst]):
+        if last_card & 15 == 1 and ends_in_run(target, down[dst]):
             run_suit = last_card >> 4
-            del target[-_RUN_LENGTH:]
+            del target[-RUN_LENGTH:]
             self._removed.append(run_suit)
             group[dst] = -1
             flipped_dst = bool(target) and len(target) == down[dst]
@@ -613,8 +602,8 @@ class Game:
         for index in range(dealt):
             column = cols[index]
             last_card = column[-1]
-            if last_card & 15 == 1 and _ends_in_run(column, down[index]):
-                del column[-_RUN_LENGTH:]
+            if last_card & 15 == 1 and ends_in_run(column, down[index]):
+                del column[-RUN_LENGTH:]
                 self._removed.append(last_card >> 4)
                 group[index] = -1
                 flipped = bool(column) and len(column) == down[index]

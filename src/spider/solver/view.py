@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from ..cards import RUN_LENGTH, ends_in_run
 from ..game import Game
 from ..moves import Move
 
@@ -33,7 +34,6 @@ __all__ = [
 UNKNOWN: Final = 0
 """The card value standing for a card just turned in a lookahead: its identity is not known."""
 
-RUN_LENGTH: Final = 13
 
 Columns = tuple[tuple[int, ...], ...]
 
@@ -153,16 +153,6 @@ def visible_moves(columns: Columns, flexible: bool) -> list[Move]:
             for dst in empties:
                 append(Move(src, dst, count))
     return moves
-
-
-def ends_in_run(column: tuple[int, ...]) -> bool:
-    """True when the face-up cards end in a one-suit run from King down to Ace."""
-    if len(column) < RUN_LENGTH:
-        return False
-    ace = column[-1]
-    if ace & 15 != 1:
-        return False
-    return all(column[-1 - step] == ace + step for step in range(1, RUN_LENGTH))
 
 
 @dataclass(frozen=True, slots=True)
