@@ -16,18 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from variants import add_variants_option, selected_variants
+
 from spider import Game
 from spider.solver.search import solve
-
-VARIANTS = [
-    ("spider", 1, "classic"),
-    ("spider", 2, "classic"),
-    ("spider", 4, "classic"),
-    ("spider", 4, "flexible"),
-    ("spiderette", 1, "classic"),
-    ("spiderette", 2, "classic"),
-    ("spiderette", 4, "classic"),
-]
 
 
 def run_one(task: tuple[str, int, str, int, float]) -> tuple[str, float, int]:
@@ -46,12 +38,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100, help="deals per variant (0..N-1)")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--variants", default="all", help="comma list like spider-4-classic")
+    add_variants_option(parser)
     args = parser.parse_args()
-    variants = VARIANTS
-    if args.variants != "all":
-        wanted = set(args.variants.split(","))
-        variants = [v for v in VARIANTS if f"{v[0]}-{v[1]}-{v[2]}" in wanted]
+    variants = selected_variants(args.variants)
     print("Command: " + shlex.join([".venv/bin/python", "benchmarks/solver.py", *sys.argv[1:]]))
     print()
     print("| variant | deals | winnable | unwinnable | undecided | decided % | median s "
