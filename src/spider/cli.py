@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .codes import parse_code
 from .errors import IllegalMove, InvalidCode
 from .game import Game
 from .moves import action_from_text
@@ -267,5 +266,3 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
 
-
-_ = parse_code  # re-exported for scripts that parse codes next to the CLI

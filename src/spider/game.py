@@ -737,11 +737,4 @@ class Game:
 
     def state_key(self) -> tuple[object, ...]:
         """A hashable key of the exact position (cards, face-down counts, stock, runs, score)."""
-        return (
-            tuple(tuple(column) for column in self._cols),
-            tuple(self._down),
-            tuple(self._stock),
-            tuple(self._removed),
-            self._score,
-            self._moves,
-        )
+        return self._snapshot()
