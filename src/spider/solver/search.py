@@ -160,6 +160,13 @@ class SolveResult:
 # --------------------------------------------------------------------------- positions
 
 
+def _turn_top(column: bytes) -> bytes:
+    """Turn the last card face up when every card left is face down (byte 0 counts them)."""
+    if len(column) > 1 and len(column) - 1 == column[0]:
+        return bytes((column[0] - 1,)) + column[1:]
+    return column
+
+
 def _settle(column: bytes) -> tuple[bytes, bool]:
     """Remove a completed run from the end of a column (turning the card under it)."""
     size = len(column)
@@ -172,10 +179,7 @@ def _settle(column: bytes) -> tuple[bytes, bool]:
     for step in range(1, _RUN):
         if column[-1 - step] != ace + step:
             return column, False
-    column = column[:-_RUN]
-    if len(column) > 1 and len(column) - 1 == down:
-        column = bytes((down - 1,)) + column[1:]
-    return column, True
+    return _turn_top(column[:-_RUN]), True
 
 
 class _Solver:
@@ -244,6 +248,36 @@ class _Solver:
 
     # ----------------------------------------------------------------- moves
 
+    def _placed(
+        self,
+        columns: tuple[bytes, ...],
+        stock: int,
+        score: int,
+        src: int,
+        source: bytes,
+        dst: int,
+        cards: bytes,
+        action: Action_,
+    ) -> tuple[int, Action_, State]:
+        """The scored child where column ``src`` became ``source`` and ``cards`` went onto
+        column ``dst`` (a completed run leaves at once).  ``score`` already counts the change
+        of the source column."""
+        old_target = columns[dst]
+        target = old_target + cards
+        run = 0
+        if cards[-1] & 15 == 1:
+            target, removed = _settle(target)
+            if removed:
+                run = _W_RUN
+        new = list(columns)
+        new[src] = source
+        new[dst] = target
+        return (
+            score + self.column_score(target) - self.column_score(old_target) + run,
+            action,
+            (tuple(new), stock),
+        )
+
     def _supermoves(
         self,
         columns: tuple[bytes, ...],
@@ -283,9 +317,7 @@ class _Solver:
                 targets = [*targets, empty_all[-1]]
             if not targets:
                 continue
-            source = column[:position]
-            if len(source) > 1 and len(source) - 1 == source[0]:
-                source = bytes((source[0] - 1,)) + source[1:]
+            source = _turn_top(column[:position])
             delta_source = column_score(source) - column_score(column)
             block = column[position:]
             for dst in targets:
@@ -299,20 +331,9 @@ class _Solver:
                     temp << 8 | dst << 4 | count
                     for temp, count in reversed(list(zip(temps, segments[:-1], strict=True)))
                 )
-                old_target = columns[dst]
-                target, removed = _settle(old_target + block)
-                new = list(columns)
-                new[src] = source
-                new[dst] = target
                 out.append(
-                    (
-                        score
-                        + delta_source
-                        + column_score(target)
-                        - column_score(old_target)
-                        + (_W_RUN if removed else 0),
-                        tuple(codes),
-                        (tuple(new), stock),
+                    self._placed(
+                        columns, stock, score + delta_source, src, source, dst, block, tuple(codes)
                     )
                 )
 
@@ -334,9 +355,10 @@ class _Solver:
             tails.append(size - position)
             wanted.add(column[position])
             if flexible:
-                while position > first_up and (column[position - 1] & 15) == (
-                    column[position] & 15
-                ) + 1:
+                while (
+                    position > first_up
+                    and (column[position - 1] & 15) == (column[position] & 15) + 1
+                ):
                     position -= 1
                     while position > first_up and column[position - 1] == column[position] + 1:
                         position -= 1
@@ -429,31 +451,21 @@ class _Solver:
                         targets = targets + empties
                 if not targets:
                     continue
-                source = column[:base]
-                if len(source) > 1 and len(source) - 1 == source[0]:
-                    source = bytes((source[0] - 1,)) + source[1:]
+                source = _turn_top(column[:base])
                 delta_source = column_score(source) - old_source
                 group = column[base:]
+                moved_score = score + delta_source
                 for dst in targets:
-                    old_target = columns[dst]
-                    target = old_target + group
-                    run = 0
-                    if group[-1] & 15 == 1:
-                        target, removed = _settle(target)
-                        if removed:
-                            run = _W_RUN
-                    new = list(columns)
-                    new[src] = source
-                    new[dst] = target
                     out.append(
-                        (
-                            score
-                            + delta_source
-                            + column_score(target)
-                            - column_score(old_target)
-                            + run,
+                        self._placed(
+                            columns,
+                            stock,
+                            moved_score,
+                            src,
+                            source,
+                            dst,
+                            group,
                             src << 8 | dst << 4 | count,
-                            (tuple(new), stock),
                         )
                     )
             if prune and not flexible and len(empty_all) and position > first_up:
@@ -585,9 +597,7 @@ class _Tree:
         return line
 
 
-def _stage_beam(
-    solver: _Solver, limits: _Limits, width: int, budget: int, prune: int
-) -> bool:
+def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int, prune: int) -> bool:
     """Beam search over deal stages.
 
     Each stage starts from up to ``width`` positions; from each, a best-first search over card
