@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["RANK_NAMES", "RUN_LENGTH", "SUITS", "SUIT_NAMES", "SUIT_SYMBOLS", "Card", "ends_in_run"]
+__all__ = [
+    "RANK_NAMES",
+    "RUN_LENGTH",
+    "SUITS",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "Card",
+    "ends_in_run",
+    "movable_length",
+]
 
 SUITS: Final = ("S", "H", "D", "C")
 """Suit letters in engine order: spades, hearts, diamonds, clubs."""
@@ -23,6 +32,25 @@ _RANK_BY_NAME: Final = {name: rank for rank, name in enumerate(RANK_NAMES) if na
 
 RUN_LENGTH: Final = 13
 """Cards in a complete run, King down to Ace."""
+
+
+def movable_length(cards: Sequence[int], first_up: int, flexible: bool) -> int:
+    """How many top cards of ``cards`` (engine ints, bottom to top, face up from index
+    ``first_up``) move together: descending consecutive ranks, of one suit unless
+    ``flexible``.  0 when no card is face up."""
+    position = len(cards) - 1
+    if position < first_up:
+        return 0
+    length = 1
+    if flexible:
+        while position > first_up and (cards[position - 1] & 15) == (cards[position] & 15) + 1:
+            length += 1
+            position -= 1
+    else:
+        while position > first_up and cards[position - 1] == cards[position] + 1:
+            length += 1
+            position -= 1
+    return length
 
 
 def ends_in_run(cards: Sequence[int], face_down: int = 0) -> bool:

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from .cards import RUN_LENGTH, SUITS, Card, card_text, ends_in_run
+from .cards import RUN_LENGTH, SUITS, Card, card_text, ends_in_run, movable_length
 from .codes import format_code, parse_code
 from .errors import IllegalMove
 from .moves import DEAL, Action, Move
@@ -384,19 +384,7 @@ class Game:
         cached = self._group[index]
         if cached >= 0:
             return cached
-        column = self._cols[index]
-        size = len(column)
-        bottom = self._down[index]
-        length = 1 if size > bottom else 0
-        position = size - 1
-        if self._flexible:
-            while position > bottom and (column[position - 1] & 15) == (column[position] & 15) + 1:
-                length += 1
-                position -= 1
-        else:
-            while position > bottom and column[position - 1] == column[position] + 1:
-                length += 1
-                position -= 1
+        length = movable_length(self._cols[index], self._down[index], self._flexible)
         self._group[index] = length
         return length
 

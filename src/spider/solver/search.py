@@ -52,6 +52,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..cards import movable_length
 from ..game import Game
 from ..moves import DEAL, Action, Move, action_text
 
@@ -401,20 +402,8 @@ class _Solver:
             first_up = column[0] + 1
             if size <= first_up:
                 continue
-            # The movable group: count cards from the top.
-            length = 1
-            position = size - 1
-            if flexible:
-                while (
-                    position > first_up
-                    and (column[position - 1] & 15) == (column[position] & 15) + 1
-                ):
-                    length += 1
-                    position -= 1
-            else:
-                while position > first_up and column[position - 1] == column[position] + 1:
-                    length += 1
-                    position -= 1
+            length = movable_length(column, first_up, flexible)
+            position = size - length  # index of the bottom card of the movable group
             old_source = column_score(column)
             for count in range(1, length + 1):
                 card = column[-count]
