@@ -40,7 +40,12 @@ def load_game(source: str) -> Game:
 
 def _command_new(args: argparse.Namespace) -> int:
     game = Game.new(
-        args.game, suits=args.suits, rule=args.rule, number=args.number, scoring=args.scoring
+        args.game,
+        suits=args.suits,
+        rule=args.rule,
+        number=args.number,
+        scoring=args.scoring,
+        winnable=args.winnable,
     )
     print(game.code)
     print()
@@ -96,7 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--suits", type=int, choices=(1, 2, 4), default=1)
     new.add_argument("--rule", choices=("classic", "flexible"), default="classic")
     new.add_argument("--scoring", choices=("standard", "reveal"), default="standard")
-    new.add_argument("--number", type=int, default=None, help="deal number (random if omitted)")
+    which = new.add_mutually_exclusive_group()
+    which.add_argument("--number", type=int, default=None, help="deal number (random if omitted)")
+    which.add_argument(
+        "--winnable",
+        action="store_true",
+        help="a random deal from the catalogue of deals the solver proved winnable",
+    )
     new.add_argument("--text", action="store_true", help="also print the position text")
     new.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     new.set_defaults(handler=_command_new)
@@ -257,7 +268,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         status: int = args.handler(args)
-    except (InvalidCode, IllegalMove, ValueError, OSError) as error:
+    except BrokenPipeError:
+        # The reader stopped early (``spider new | head``): not an error. Send what is left of
+        # the output nowhere, so the interpreter's last flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (InvalidCode, IllegalMove, ValueError, LookupError, OSError) as error:
         print(f"spider: error: {error}", file=sys.stderr)
         return 2
     return status

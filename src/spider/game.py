@@ -18,6 +18,7 @@ from .errors import IllegalMove
 from .moves import DEAL, Action, Move
 from .options import Options
 from .shuffle import MAX_NUMBER, shuffled_deck
+from .winnable import random_winnable_number
 
 __all__ = ["DEFAULT_UNDO_LIMIT", "Column", "Effects", "Game"]
 
@@ -152,10 +153,19 @@ class Game:
         number: int | None = None,
         scoring: str = "standard",
         undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+        winnable: bool = False,
     ) -> Game:
-        """Deal game ``number`` (a random one when None) with these options."""
+        """Deal game ``number`` (a random one when None) with these options.
+
+        With ``winnable=True`` (and no ``number``) the deal is drawn from the catalogue of deals
+        the solver proved winnable (:mod:`spider.winnable`).
+        """
         options = Options.make(game, suits, rule, scoring)
-        if number is None:
+        if winnable:
+            if number is not None:
+                raise ValueError("give a deal number or ask for a winnable deal, not both")
+            number = random_winnable_number(options.game, options.suits, options.rule)
+        elif number is None:
             number = random.randrange(MAX_NUMBER + 1)
         return cls._deal_new(options, number, undo_limit)
 

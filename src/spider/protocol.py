@@ -114,6 +114,13 @@ def _int_field(request: dict[str, Any], name: str, default: int | None = None) -
     return value
 
 
+def _bool_field(request: dict[str, Any], name: str) -> bool:
+    value = request.get(name, False)
+    if not isinstance(value, bool):
+        raise ProtocolError("bad-request", f"field {name!r} must be true or false")
+    return value
+
+
 def _undo_limit_field(request: dict[str, Any], default: int | None) -> int | None:
     if "undo_limit" not in request:
         return default
@@ -235,8 +242,9 @@ class Session:
                 number=number,
                 scoring=request.get("scoring", "standard"),
                 undo_limit=_undo_limit_field(request, DEFAULT_UNDO_LIMIT),
+                winnable=_bool_field(request, "winnable"),
             )
-        except ValueError as error:
+        except (ValueError, LookupError) as error:
             raise ProtocolError("bad-request", str(error)) from None
         self.game = game
         return [{"type": "new"}]

@@ -446,19 +446,12 @@ function newGame(options, number = null) {
   const { winnable, ...rest } = options;
   settings.update(winnable === undefined ? { options: rest } : { options: rest, winnableOnly: winnable });
   const o = settings.get().options;
-  if (winnable && number === null) return newWinnableGame(o);
   const req = { op: "new", game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring, undo_limit: settings.get().undoLimit };
+  // "Winnable deals only": the engine deals from its catalogue of deals proven winnable.
   if (number !== null && number >= 0) req.number = number;
-  return send(req, { kind: "new", t0: now() });
-}
-
-/** "Winnable deals only": the solver's worker tries deals; the first proven winnable is dealt. */
-function newWinnableGame(o) {
-  stopDemo();
-  return solver.openFind(o, {
-    deal: (number) => newGame({ ...o, winnable: true }, number).then(() => toast(i18n.t("solve.find.found"))),
-    normal: () => newGame({ ...o, winnable: true }, -1),
-  });
+  else if (winnable) req.winnable = true;
+  const sent = send(req, { kind: "new", t0: now() });
+  return req.winnable ? sent.then(() => toast(i18n.t("new.winnable.dealt"))) : sent;
 }
 
 /** S: the next suit count (1 → 2 → 4 → 1) of the same game, dealt at once (seed 004). */

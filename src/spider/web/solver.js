@@ -1,4 +1,4 @@
-// The solver in the page: "Is this deal winnable?", "Show solution" and "Winnable deals only".
+// The solver in the page: "Is this deal winnable?" and "Show solution".
 //
 // Searches run in a second engine worker (a separate Pyodide instance, started on first use), so
 // play never waits for them. The solver reads every card, so its answers are spoilers: the
@@ -11,9 +11,6 @@ import { formatNumber, t } from "./i18n.js";
 
 /** Seconds for "Is this deal winnable?" and "Show solution". */
 export const CHECK_SECONDS = 60;
-/** "Winnable deals only": seconds per deal tried, and the whole effort. */
-export const FIND_PER_DEAL_SECONDS = 4;
-export const FIND_TOTAL_SECONDS = 30;
 const MEMORY_MB = 256;
 const PROGRESS_EVERY = 1000;
 
@@ -73,34 +70,6 @@ export async function status(saved) {
   return ask({ op: "status" });
 }
 
-/**
- * Tries random deals of `options` until the solver proves one winnable. Resolves with
- * `{number, code, solve}`, or null when none was proven within `total` seconds.
- */
-export async function findWinnable(options, { perDeal = FIND_PER_DEAL_SECONDS, total = FIND_TOTAL_SECONDS, onProgress } = {}) {
-  const started = performance.now();
-  let tried = 0;
-  let positions = 0;
-  const elapsed = () => (performance.now() - started) / 1000;
-  while (elapsed() < total) {
-    const dealt = await ask({ op: "new", game: options.game, suits: options.suits, rule: options.rule, scoring: options.scoring, undo_limit: 0 });
-    if (!dealt.ok) throw new Error(dealt.error?.code ?? "solver");
-    tried += 1;
-    const base = positions;
-    onProgress?.({ tried, positions, elapsed: elapsed() });
-    const limit = Math.max(0.2, Math.min(perDeal, total - elapsed()));
-    const reply = await ask(
-      { op: "solve", time_limit: limit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY },
-      (p) => onProgress?.({ tried, positions: base + p.positions, elapsed: elapsed() }),
-    );
-    if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
-    positions = base + reply.solve.positions;
-    onProgress?.({ tried, positions, elapsed: elapsed() });
-    if (reply.solve.status === "winnable") return { number: dealt.state.number, code: dealt.state.code, solve: reply.solve, tried };
-  }
-  return null;
-}
-
 // ---- the dialog ----
 
 const dlg = $("#dlg-solve");
@@ -109,7 +78,6 @@ const textEl = $("[data-solve-text]", dlg);
 const progressEl = $("[data-solve-progress]", dlg);
 const startBtn = $("[data-action='solve-start']", dlg);
 const playBtn = $("[data-action='solve-play']", dlg);
-const normalBtn = $("[data-action='solve-normal']", dlg);
 const cancelBtn = $("[data-action='solve-cancel']", dlg);
 
 let session = null; // {mode, ...} of the dialog now open
@@ -121,7 +89,6 @@ function setPhase(phase, result = null) {
   else delete dlg.dataset.result;
   startBtn.hidden = phase !== "warn";
   playBtn.hidden = !(phase === "result" && result === "winnable" && session?.mode === "check");
-  normalBtn.hidden = !(phase === "result" && session?.mode === "find");
   cancelBtn.textContent = t(phase === "result" ? "common.close" : "common.cancel");
   dlg.classList.toggle("busy", phase === "running");
 }
@@ -131,11 +98,7 @@ function seconds(s) {
 }
 
 function showProgress(p) {
-  if (session?.mode === "find") {
-    progressEl.textContent = t("solve.progress.find", { n: p.tried, positions: formatNumber(p.positions), time: seconds(p.elapsed) });
-  } else {
-    progressEl.textContent = t("solve.progress", { positions: formatNumber(p.positions), time: seconds(p.elapsed) });
-  }
+  progressEl.textContent = t("solve.progress", { positions: formatNumber(p.positions), time: seconds(p.elapsed) });
 }
 
 function open(mode, extra) {
@@ -209,12 +172,6 @@ playBtn.addEventListener("click", () => {
   s.play(s.solution);
 });
 
-normalBtn.addEventListener("click", () => {
-  const s = session;
-  close();
-  s?.normal();
-});
-
 /** "Is this deal winnable?": a spoiler warning, then the search with progress and a result. */
 export function openCheck({ getSaved, play }) {
   open("check", { getSaved, play });
@@ -231,34 +188,6 @@ export function openSolution({ getSaved, play }) {
   startBtn.textContent = t("solve.solution.start");
   setPhase("warn");
   startBtn.focus();
-}
-
-/**
- * "Winnable deals only": looks for a deal of `options` the solver proves winnable, with
- * progress and Cancel. `deal(number)` starts the one found; `normal()` deals an ordinary game
- * when none was found in time.
- */
-export async function openFind(options, { deal, normal }) {
-  open("find", { normal });
-  setPhase("running");
-  textEl.textContent = t("solve.find.running");
-  progressEl.textContent = t("solve.starting");
-  const s = session;
-  try {
-    const found = await findWinnable(options, { onProgress: (p) => session === s && showProgress(p) });
-    if (session !== s) return;
-    if (found) {
-      close();
-      deal(found.number, found.solve);
-      return;
-    }
-    setPhase("result", "none");
-    textEl.textContent = t("solve.find.none", { time: seconds(FIND_TOTAL_SECONDS) });
-  } catch (err) {
-    if (session !== s || err?.name === "AbortError") return;
-    setPhase("result", "error");
-    textEl.textContent = t("solve.error");
-  }
 }
 
 /** Re-translates the static labels after a change of language. */
