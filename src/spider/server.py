@@ -64,6 +64,11 @@ SECURITY_HEADERS: Mapping[str, str] = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
+    # Cross-origin isolation: the page may share memory with its workers (SharedArrayBuffer),
+    # which lets it interrupt a running search instead of killing the solver's worker.
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
 }
 ALLOWED_METHODS = ("GET", "HEAD")
 

@@ -203,3 +203,14 @@ def test_solver_check_demo_winnable_only_and_cancel(
     dialog.locator('[data-action="solve-cancel"]').click()
     expect(dialog).to_be_hidden()
     expect(dialog).to_have_attribute("data-result", "cancelled")
+    # The page is cross-origin isolated, so Cancel interrupted the search in its worker: the
+    # next search reuses the same worker (no new Pyodide start) and runs again.
+    assert page.evaluate("crossOriginIsolated")
+    click_action(page, "solve")
+    dialog.locator('[data-action="solve-start"]').click()
+    expect(dialog.locator("[data-solve-progress]")).to_contain_text(
+        "positions searched", timeout=30_000
+    )
+    dialog.locator('[data-action="solve-cancel"]').click()
+    expect(dialog).to_have_attribute("data-result", "cancelled")
+    assert page.evaluate("document.documentElement.dataset.solverStarts") == "1"

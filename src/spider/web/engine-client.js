@@ -19,6 +19,9 @@ export class EngineClient extends EventTarget {
     this.dispatchEvent(new CustomEvent("status", { detail: { status: "loading" } }));
     const worker = new Worker(this.url, { type: "module", name: this.name });
     this.worker = worker;
+    // Cross-origin isolated pages can interrupt a request without losing the worker.
+    this.interrupts = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    if (this.interrupts) worker.postMessage({ interruptBuffer: this.interrupts });
     worker.onmessage = (event) => this.#receive(event.data);
     worker.onerror = (event) => {
       event.preventDefault?.();
@@ -58,6 +61,21 @@ export class EngineClient extends EventTarget {
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const p of waiting) p.reject(new DOMException("cancelled", "AbortError"));
+  }
+
+  /**
+   * Interrupts the request the worker is running (Python raises KeyboardInterrupt there; the
+   * solver stops with its partial result) and rejects every waiting request with an Error named
+   * "AbortError"; the worker stays ready. Returns false, doing nothing, when the page is not
+   * cross-origin isolated: then only `terminate()` can stop a request.
+   */
+  interrupt() {
+    if (!this.interrupts || !this.worker) return false;
+    Atomics.store(this.interrupts, 0, 2); // SIGINT
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) p.reject(new DOMException("cancelled", "AbortError"));
+    return true;
   }
 
   get ready() {

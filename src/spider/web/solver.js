@@ -2,9 +2,11 @@
 //
 // Searches run in a second engine worker (a separate Pyodide instance, started on first use), so
 // play never waits for them. The solver reads every card, so its answers are spoilers: the
-// dialog says so before it starts. Cancel terminates the worker at once; the next search starts
-// a fresh one. The page still holds no rules: it loads the game's `saved` text into the solver
-// worker and asks it `{"op": "solve"}` (docs/protocol.md).
+// dialog says so before it starts. Cancel interrupts the search at once and keeps the worker for
+// the next one (when the page is cross-origin isolated; otherwise the worker is terminated and
+// the next search starts a fresh one). The page still holds no rules: it loads the game's
+// `saved` text into the solver worker and asks it `{"op": "solve"}` (docs/protocol.md).
+// `<html data-solver-starts>` counts the solver workers started (read by the tests).
 
 import { EngineClient } from "./engine-client.js";
 import { formatNumber, t } from "./i18n.js";
@@ -22,13 +24,16 @@ function solverClient() {
   if (!client) {
     client = new EngineClient(undefined, { name: "solver" });
     client.start();
+    const root = document.documentElement;
+    root.dataset.solverStarts = String(Number(root.dataset.solverStarts ?? 0) + 1);
   }
   return client;
 }
 
-/** Stops a running search at once (its worker is terminated; the next search starts a new one). */
+/** Stops a running search at once: interrupted in its worker, or the worker is terminated. */
 export function cancel() {
   if (!client || client.pending.size === 0) return;
+  if (client.interrupt()) return; // the worker stays warm for the next search
   const c = client;
   client = null;
   c.terminate();

@@ -8,13 +8,19 @@
 //               {type: "progress", id, data}         (a long request's progress, such as op
 //                                                     "solve": {expanded, positions, elapsed})
 //
+//               {interruptBuffer}   (a Uint8Array over a SharedArrayBuffer: the page sets it
+//                                    to 2 to interrupt the running request)
+//
 // The page runs two of these: the game engine, and (named "solver", started on first use) a
-// second Pyodide instance for the solver, so a search never holds up play. A search is
-// cancelled by terminating its worker.
+// second Pyodide instance for the solver, so a search never holds up play. When the page is
+// cross-origin isolated it shares an interrupt buffer with the worker: setting it makes Python
+// raise KeyboardInterrupt, the solver returns its partial result, and the worker stays warm for
+// the next search. Elsewhere a search is cancelled by terminating its worker.
 
 const ENGINE_DIR = "/home/pyodide/engine";
 let handle = null;
 let currentId = null;
+let interrupts = null; // the shared interrupt buffer, when the page sent one
 
 const timings = {};
 
@@ -38,6 +44,7 @@ async function start() {
       return r.arrayBuffer();
     }),
   ]);
+  if (interrupts) pyodide.setInterruptBuffer(interrupts);
   pyodide.unpackArchive(zip, "zip", { extractDir: ENGINE_DIR });
   const sys = pyodide.pyimport("sys");
   sys.path.insert(0, ENGINE_DIR);
@@ -71,11 +78,18 @@ const started = start().then(
 // Requests are answered strictly in arrival order; those sent before the engine is ready wait.
 let chain = started;
 self.onmessage = (event) => {
-  const { id, text } = event.data;
+  const { id, text, interruptBuffer } = event.data;
+  if (interruptBuffer) {
+    // Sent first, before any request, so start() installs it as soon as Pyodide is loaded.
+    interrupts = interruptBuffer;
+    return;
+  }
   chain = chain.then(() => {
     let reply;
     const t = performance.now();
     currentId = id;
+    // An interrupt that came after its request had ended is meant for no one.
+    if (interrupts) Atomics.store(interrupts, 0, 0);
     try {
       reply = handle(text);
     } catch (err) {
