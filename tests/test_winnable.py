@@ -85,6 +85,20 @@ def test_protocol_new_with_winnable() -> None:
     assert not refused["ok"] and refused["error"]["code"] == "bad-request"
     both = session.handle({"op": "new", "number": 5, "winnable": True})
     assert not both["ok"] and "not both" in both["error"]["message"]
+    bad_avoid = session.handle({"op": "new", "winnable": True, "avoid": [1, "2"]})
+    assert not bad_avoid["ok"] and "avoid" in bad_avoid["error"]["message"]
+
+
+def test_protocol_new_avoids_recent_deals_while_others_remain() -> None:
+    session = Session()
+    numbers = winnable_numbers("spider", 2)
+    recent: list[int] = []
+    for _ in range(len(numbers)):
+        reply = session.handle({"op": "new", "suits": 2, "winnable": True, "avoid": recent})
+        recent.append(reply["state"]["number"])
+    assert sorted(recent) == sorted(numbers)  # every deal once before any comes again
+    again = session.handle({"op": "new", "suits": 2, "winnable": True, "avoid": recent})
+    assert again["state"]["number"] in numbers
 
 
 def test_cli_new_winnable(capsys: pytest.CaptureFixture[str]) -> None:

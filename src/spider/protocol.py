@@ -18,6 +18,7 @@ from .codes import parse_code
 from .errors import IllegalMove, InvalidCode
 from .game import DEFAULT_UNDO_LIMIT, Effects, Game
 from .moves import DEAL, Action, Move
+from .winnable import random_winnable_number
 
 __all__ = ["PROTOCOL_VERSION", "ProtocolError", "Session", "game_view"]
 
@@ -112,6 +113,15 @@ def _int_field(request: dict[str, Any], name: str, default: int | None = None) -
     if isinstance(value, bool) or not isinstance(value, int):
         raise ProtocolError("bad-request", f"field {name!r} must be an integer")
     return value
+
+
+def _int_list_field(request: dict[str, Any], name: str) -> list[int]:
+    values = request.get(name, [])
+    if not isinstance(values, list) or any(
+        isinstance(value, bool) or not isinstance(value, int) for value in values
+    ):
+        raise ProtocolError("bad-request", f"field {name!r} must be a list of integers")
+    return values
 
 
 def _bool_field(request: dict[str, Any], name: str) -> bool:
@@ -234,15 +244,22 @@ class Session:
         number = request.get("number")
         if number is not None:
             number = _int_field(request, "number")
+        game_name = request.get("game", "spider")
+        suits = request.get("suits", 1)
+        rule = request.get("rule", "classic")
         try:
+            if _bool_field(request, "winnable"):
+                if number is not None:
+                    raise ValueError("give a deal number or ask for a winnable deal, not both")
+                avoid = frozenset(_int_list_field(request, "avoid"))
+                number = random_winnable_number(game_name, suits, rule, avoid=avoid)
             game = Game.new(
-                request.get("game", "spider"),
-                suits=request.get("suits", 1),
-                rule=request.get("rule", "classic"),
+                game_name,
+                suits=suits,
+                rule=rule,
                 number=number,
                 scoring=request.get("scoring", "standard"),
                 undo_limit=_undo_limit_field(request, DEFAULT_UNDO_LIMIT),
-                winnable=_bool_field(request, "winnable"),
             )
         except (ValueError, LookupError) as error:
             raise ProtocolError("bad-request", str(error)) from None

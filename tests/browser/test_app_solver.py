@@ -214,3 +214,16 @@ def test_solver_check_demo_winnable_only_and_cancel(
     dialog.locator('[data-action="solve-cancel"]').click()
     expect(dialog).to_have_attribute("data-result", "cancelled")
     assert page.evaluate("document.documentElement.dataset.solverStarts") == "1"
+
+    # The next winnable deal of the same kind is another one: deals played lately are avoided.
+    click_action(page, "new")
+    new.locator("label", has_text="Spiderette").click()
+    new.locator("label", has_text="Easy").click()
+    expect(new.locator("[data-winnable-only]")).to_be_checked()
+    new.locator('[data-action="deal-new"]').click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-code]').textContent.startsWith('SD1-S1-')"
+    )
+    again = Game.from_code(shown(page)["code"])
+    assert again.number in winnable_numbers("spiderette", 1)
+    assert again.number != dealt.number

@@ -11,6 +11,7 @@ import { DragController } from "./drag.js";
 import { EngineClient } from "./engine-client.js";
 import * as i18n from "./i18n.js";
 import { Keyboard } from "./keyboard.js";
+import * as recent from "./recent.js";
 import { Renderer } from "./render.js";
 import * as settings from "./settings.js";
 import * as solver from "./solver.js";
@@ -449,9 +450,14 @@ function newGame(options, number = null) {
   const req = { op: "new", game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring, undo_limit: settings.get().undoLimit };
   // "Winnable deals only": the engine deals from its catalogue of deals proven winnable.
   if (number !== null && number >= 0) req.number = number;
-  else if (winnable) req.winnable = true;
+  else if (winnable) Object.assign(req, { winnable: true, avoid: recent.recentWinnable(o) });
   const sent = send(req, { kind: "new", t0: now() });
-  return req.winnable ? sent.then(() => toast(i18n.t("new.winnable.dealt"))) : sent;
+  if (!req.winnable) return sent;
+  return sent.then((reply) => {
+    if (!reply.ok) return;
+    recent.rememberWinnable(o, reply.state.number);
+    toast(i18n.t("new.winnable.dealt"));
+  });
 }
 
 /** S: the next suit count (1 → 2 → 4 → 1) of the same game, dealt at once (seed 004). */

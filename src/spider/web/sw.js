@@ -20,6 +20,7 @@ const SHELL = [
   "/engine-client.js",
   "/i18n.js",
   "/keyboard.js",
+  "/recent.js",
   "/render.js",
   "/settings.js",
   "/solver.js",

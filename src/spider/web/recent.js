@@ -1,0 +1,34 @@
+// The winnable deals dealt lately, per game and suit count. "Winnable deals only" sends them to
+// the engine as `avoid`, so no deal of the catalogue comes back while others remain unplayed.
+
+import * as storage from "./storage.js";
+
+const KEY = "recent-winnable";
+/** Deals remembered per game and suit count (fewer than the catalogue holds). */
+export const KEEP = 150;
+
+const keyOf = ({ game, suits }) => `${game}/${suits}`;
+
+function validate(data) {
+  if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error("recent: bad shape");
+  for (const list of Object.values(data)) {
+    if (!Array.isArray(list) || !list.every((n) => Number.isInteger(n) && n >= 0)) {
+      throw new Error("recent: bad list");
+    }
+  }
+  return data;
+}
+
+let data = storage.read(KEY, validate, null) ?? {};
+
+/** The deal numbers dealt lately for these options, oldest first. */
+export function recentWinnable(options) {
+  return data[keyOf(options)] ?? [];
+}
+
+/** Remembers that deal `number` was dealt for these options. */
+export function rememberWinnable(options, number) {
+  const list = [...recentWinnable(options).filter((n) => n !== number), number].slice(-KEEP);
+  data = { ...data, [keyOf(options)]: list };
+  storage.write(KEY, data);
+}
