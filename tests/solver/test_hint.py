@@ -7,8 +7,9 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spider import Game
+from spider import Game, Move
 from spider.solver import hint, hint_report
+from spider.solver.hint import fill_move
 from spider.solver.view import VisibleView
 from tests.helpers import VARIANTS, position, random_play
 
@@ -157,3 +158,39 @@ def test_fill_empty_column_to_deal() -> None:
     best = hint(game)
     assert best.move is not None and best.move.dst == 9
     assert best.deal_possible
+
+
+def test_prefers_turning_a_card_to_a_sideways_move() -> None:
+    # 9H sits on 10S; moving it onto 10C changes nothing, moving 9S from column a turns a card.
+    game = position(
+        "spider",
+        4,
+        ["5s 9S", "10S 9H", "10C", "10H", "KS", "KS", "KS", "KS", "KS", "KS"],
+        stock="as " * 10,
+    )
+    report = hint_report(game)
+    assert report.options[0].move.src == 0
+    assert report.options[0].reason == "turns-card"
+    assert Move(1, 2, 1) not in [option.move for option in report.options]
+
+
+def test_looks_several_moves_ahead_to_empty_a_column() -> None:
+    # Emptying column a takes two moves: 8S onto 9S, then JH onto QS.
+    game = position(
+        "spider",
+        4,
+        ["JH 8S", "9S", "KD QS", "KH", "KH", "KH", "KH", "KH", "KH", "KH"],
+        stock="as " * 10,
+    )
+    best = hint_report(game).options[0]
+    assert best.move == Move(0, 1, 1)
+    assert best.line == (Move(0, 1, 1), Move(0, 2, 1))
+
+
+def test_fill_move_fills_from_where_it_hurts_least() -> None:
+    game = position(
+        "spider", 2, ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""], stock="as " * 10
+    )
+    assert fill_move(game) == Move(0, 9, 1)
+    full = position("spider", 2, ["KS"] * 10, stock="as " * 10)
+    assert fill_move(full) is None

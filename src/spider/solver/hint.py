@@ -2,14 +2,14 @@
 
 The hint works on a :class:`~spider.solver.view.VisibleView`, never on the game itself, so it
 cannot read a face-down card or the stock order.  It looks ahead over sequences of card moves
-(iterative deepening with a deterministic node budget and a transposition table); a move that
-turns a card ends in an unknown card (:data:`~spider.solver.view.UNKNOWN`) that nothing can be
-put on, exactly as the player knows it.  Each reachable position is scored by a heuristic over
-visible facts: runs completed, cards turned, empty columns, one-suit and any-suit links, and
-disorder left on top of face-down cards.  A move is offered when the best line starting with it
-ends better than the current position; the offers are ranked, so asking again gives the
-next-best one.  A deal is never suggested: when no move helps, the hint says so and says whether
-a deal is possible.
+(a best-first search with a deterministic node budget, a transposition set and pruned sideways
+moves); a move that turns a card ends in an unknown card (:data:`~spider.solver.view.UNKNOWN`)
+that nothing can be put on, exactly as the player knows it.  Each reachable position is scored
+by a heuristic over visible facts: runs completed, cards turned, empty columns, one-suit and
+any-suit links, and disorder left on top of face-down cards.  A move is offered when the best
+line starting with it ends better than the current position; the offers are ranked, so asking
+again gives the next-best one.  A deal is never suggested: when no move helps, the hint says so
+and says whether a deal is possible.
 
 When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
 "no more moves") looks for any line that turns a card or completes a run, and suggests its
@@ -18,6 +18,7 @@ first move.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Final
@@ -25,27 +26,39 @@ from typing import Any, Final
 from ..cards import SUITS
 from ..game import Game
 from ..moves import Move
-from .nomoves import DEFAULT_NODE_LIMIT, find_useful_line
-from .view import UNKNOWN, Applied, VisibleView, apply_visible, visible_moves
+from .nomoves import find_useful_line
+from .view import UNKNOWN, Applied, VisibleView, apply_visible, group_length, visible_moves
 
-__all__ = ["DEFAULT_HINT_NODES", "Hint", "HintOption", "HintReport", "hint", "hint_report"]
+__all__ = [
+    "DEFAULT_HINT_NODES",
+    "ONE_SUIT_HINT_NODES",
+    "Hint",
+    "HintOption",
+    "HintReport",
+    "fill_move",
+    "hint",
+    "hint_report",
+]
 
-DEFAULT_HINT_NODES: Final = 1500
-"""Positions the lookahead expands before it stops deepening (deterministic, not timed)."""
+DEFAULT_HINT_NODES: Final = 1000
+"""Positions the lookahead generates or expands before it stops (deterministic, not timed)."""
 
-MAX_DEPTH: Final = 4
-"""The longest line of moves the lookahead considers."""
+ONE_SUIT_HINT_NODES: Final = 300
+"""The default budget in 1-suit games: they branch far more, and a larger budget won no more."""
 
-_DEEP_SEARCH_NODES: Final = 4000
+_DEEP_SEARCH_NODES: Final = 1000
 """Positions the fallback search for a card-turning line may visit while a deal is possible."""
+
+_ENDGAME_SEARCH_NODES: Final = 5000
+"""The same when no deal is possible (an exhaustive search proves "no more moves")."""
 
 _SUIT_NAMES: Final = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 
 # Heuristic weights (visible facts only).
 _RUN: Final = 1000
-_TURN: Final = 100
+_TURN: Final = 150
 _EMPTY: Final = 120
-_SUITED: Final = 10
+_SUITED: Final = 20
 _LINKED: Final = 3
 _BREAK: Final = 5
 _COVER: Final = 2
@@ -195,12 +208,13 @@ def _evaluate(columns: Columns, down: tuple[int, ...], total0: int, down0: int) 
     return float(score)
 
 
-class _OutOfBudget(Exception):
-    """The lookahead spent its node budget in the middle of an iteration."""
-
-
 class _Search:
-    """Depth-limited lookahead with a memo of (position -> best value within depth)."""
+    """Best-first lookahead over card moves, with a transposition set.
+
+    Nodes are ordered by value minus ``_STEP`` per move; the search stops when the positions it
+    has generated plus those it has expanded reach ``budget``.
+    For each first move it keeps the best node reached through it.
+    """
 
     def __init__(self, view: VisibleView, budget: int) -> None:
         self.flexible = view.flexible
@@ -208,36 +222,59 @@ class _Search:
         self.down0 = sum(view.down)
         self.budget = budget
         self.nodes = 0
-        self.memo: dict[tuple[Columns, tuple[int, ...]], tuple[int, float, tuple[Move, ...]]] = {}
+        self.seen: set[tuple[Columns, tuple[int, ...]]] = set()
+        self.parents: list[tuple[int, Move]] = []  # node id -> (parent id, move); root: -1
+        self.best: dict[int, tuple[float, int]] = {}  # first-move node -> (net value, node)
+        self.heap: list[_Node] = []
 
-    def value(
-        self, columns: Columns, down: tuple[int, ...], depth: int, here: float
-    ) -> tuple[float, tuple[Move, ...]]:
-        """Best value reachable within ``depth`` moves (each move costs ``_STEP``) and its line.
+    def run(self, columns: Columns, down: tuple[int, ...], root: float) -> dict[Move, _Best]:
+        """The best line (and its net value) found for each useful first move."""
+        self.seen.add((columns, down))
+        self._expand((0.0, -1, columns, down, root, 0, -1))
+        while self.heap and self.nodes < self.budget:
+            self.nodes += 1
+            self._expand(heapq.heappop(self.heap))
+        parents = self.parents
+        return {
+            parents[first][1]: (net, _line(parents, node))
+            for first, (net, node) in self.best.items()
+        }
 
-        ``here`` is the value of this position (computed incrementally by the caller).
-        """
-        if depth == 0:
-            return here, ()
-        key = (columns, down)
-        stored = self.memo.get(key)
-        if stored is not None and stored[0] >= depth:
-            return stored[1], stored[2]
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise _OutOfBudget
-        best = here
-        line: tuple[Move, ...] = ()
+    def _expand(self, node: _Node) -> None:
+        """Push every unseen child of ``node`` and update the best line of its first move."""
+        _, node_id, columns, down, value, depth, first = node
+        depth += 1
         for move in _useful_moves(columns, down, self.flexible):
             applied = apply_visible(columns, down, move)
-            child = here + _delta(columns, down, move, applied)
-            value, rest = self.value(applied.columns, applied.down, depth - 1, child)
-            value -= _STEP
-            if value > best:
-                best = value
-                line = (move, *rest)
-        self.memo[key] = (depth, best, line)
-        return best, line
+            key = (applied.columns, applied.down)
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            self.nodes += 1
+            child = value + _delta(columns, down, move, applied)
+            child_id = len(self.parents)
+            self.parents.append((node_id, move))
+            root_move = child_id if first < 0 else first
+            net = child - _STEP * depth
+            known = self.best.get(root_move)
+            if known is None or net > known[0]:
+                self.best[root_move] = (net, child_id)
+            heapq.heappush(
+                self.heap, (-net, child_id, applied.columns, applied.down, child, depth, root_move)
+            )
+
+
+_Best = tuple[float, tuple[Move, ...]]
+# A search node: (-net value, id, columns, down, value, depth, id of its first move's node).
+_Node = tuple[float, int, Columns, tuple[int, ...], float, int, int]
+
+
+def _line(parents: list[tuple[int, Move]], node: int) -> tuple[Move, ...]:
+    moves = []
+    while node >= 0:
+        node, move = parents[node]
+        moves.append(move)
+    return tuple(reversed(moves))
 
 
 def _delta(columns: Columns, down: tuple[int, ...], move: Move, applied: Applied) -> float:
@@ -255,27 +292,89 @@ def _delta(columns: Columns, down: tuple[int, ...], move: Move, applied: Applied
 
 
 def _useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> list[Move]:
-    """Legal moves minus ones that cannot matter in a lookahead.
+    """Legal moves minus ones that cannot help (a pruned subset of ``visible_moves``).
 
-    Dropped: a whole column without face-down cards into an empty column (it only swaps the
-    two), and every empty destination but the first (empty columns are interchangeable while
-    no deal is played).
+    Dropped: every empty destination but the first (empty columns are interchangeable for the
+    lookahead); a whole column without face-down cards into an empty column (it only swaps the
+    two); and *sideways* moves.  A group that sits on the card one rank higher moves only onto
+    a card of its own suit, and when it sits on one of its own suit only onto a longer run of
+    that suit; unless the card it frees is *wanted* (some movable group has, at the bottom of a
+    one-suit segment, the card one rank lower of the same suit), then it may move anywhere.
     """
-    moves = []
+    targets: list[list[int]] = [[] for _ in range(15)]
     first_empty = -1
+    infos = [_column_info(column, flexible) for column in columns]
+    wanted: set[int] = set()
     for index, column in enumerate(columns):
-        if not column and not down[index]:
-            first_empty = index
-            break
-    for move in visible_moves(columns, flexible):
-        target = columns[move.dst]
-        if not target:
-            if move.dst != first_empty:
+        if not column:
+            if first_empty < 0:
+                first_empty = index
+        elif column[-1] != UNKNOWN:
+            targets[column[-1] & 15].append(index)
+            wanted.update(infos[index][1])
+    moves: list[Move] = []
+    append = moves.append
+    for src, (pieces, _) in enumerate(infos):
+        whole = len(columns[src])
+        for count, moved, below, leave in pieces:
+            onto = targets[(moved & 15) + 1]
+            if below and below not in wanted:
+                for dst in onto:
+                    target = columns[dst]
+                    if target[-1] == moved + 1 and _suited_run(target) > leave:
+                        append(Move(src, dst, count))
                 continue
-            if move.count == len(columns[move.src]) and not down[move.src]:
-                continue
-        moves.append(move)
+            for dst in onto:
+                append(Move(src, dst, count))
+            if first_empty >= 0 and (count < whole or down[src]):
+                append(Move(src, first_empty, count))
     return moves
+
+
+_Piece = tuple[int, int, int, int]
+_info_cache: dict[tuple[tuple[int, ...], bool], tuple[list[_Piece], set[int]]] = {}
+
+
+def _column_info(column: tuple[int, ...], flexible: bool) -> tuple[list[_Piece], set[int]]:
+    """The groups a column can move and the cards its one-suit segments want (cached).
+
+    A piece is ``(count, moved card, parent, leave)``: ``parent`` is the card under the group
+    when it is one rank higher (else 0) and ``leave`` the length of the one-suit run the group
+    would leave when that parent is of its own suit (else 0).
+    """
+    key = (column, flexible)
+    cached = _info_cache.get(key)
+    if cached is not None:
+        return cached
+    length = group_length(column, flexible)
+    size = len(column)
+    pieces = []
+    wanted = set()
+    for count in range(1, length + 1):
+        moved = column[-count]
+        below = column[-count - 1] if count < size else UNKNOWN
+        if below and (below & 15) == (moved & 15) + 1:
+            leave = _suited_run(column[: size - count]) if below == moved + 1 else 0
+            pieces.append((count, moved, below, leave))
+        else:
+            pieces.append((count, moved, 0, 0))
+        if below != moved + 1:
+            wanted.add(moved + 1)
+    if len(_info_cache) > 100_000:
+        _info_cache.clear()
+    info = (pieces, wanted)
+    _info_cache[key] = info
+    return info
+
+
+def _suited_run(column: tuple[int, ...]) -> int:
+    """Length of the one-suit descending run at the top of ``column``."""
+    end = len(column) - 1
+    length = 1
+    while end > 0 and column[end - 1] == column[end] + 1:
+        length += 1
+        end -= 1
+    return length
 
 
 # --------------------------------------------------------------------------- reasons
@@ -325,8 +424,11 @@ def _as_view(source: Game | VisibleView) -> VisibleView:
     return source if isinstance(source, VisibleView) else VisibleView.from_game(source)
 
 
-def hint_report(source: Game | VisibleView, node_budget: int = DEFAULT_HINT_NODES) -> HintReport:
+def hint_report(source: Game | VisibleView, node_budget: int | None = None) -> HintReport:
     """Rank every helpful move of the visible position, best first.
+
+    ``node_budget`` bounds the lookahead; by default :data:`DEFAULT_HINT_NODES`, or
+    :data:`ONE_SUIT_HINT_NODES` in a 1-suit game.
 
     Deterministic: the same visible position always gives the same report, whatever the hidden
     cards are (they are not even available here).
@@ -336,21 +438,11 @@ def hint_report(source: Game | VisibleView, node_budget: int = DEFAULT_HINT_NODE
     if view.is_won:
         return HintReport((), "won", "The game is won.", False, False)
     columns, down = view.columns, view.down
+    if node_budget is None:
+        node_budget = ONE_SUIT_HINT_NODES if view.suits == 1 else DEFAULT_HINT_NODES
     search = _Search(view, node_budget)
     root_value = _evaluate(columns, down, search.total0, search.down0)
-    root_moves = _useful_moves(columns, down, view.flexible)
-    results: dict[Move, tuple[float, tuple[Move, ...]]] = {}
-    for depth in range(MAX_DEPTH):  # lines of depth + 1 moves
-        round_results: dict[Move, tuple[float, tuple[Move, ...]]] = {}
-        try:
-            for move in root_moves:
-                applied = apply_visible(columns, down, move)
-                child = root_value + _delta(columns, down, move, applied)
-                value, rest = search.value(applied.columns, applied.down, depth, child)
-                round_results[move] = (value - _STEP, (move, *rest))
-        except _OutOfBudget:
-            break
-        results = round_results
+    results = search.run(columns, down, root_value)
     helpful = [
         (value, move, line)
         for move, (value, line) in results.items()
@@ -370,7 +462,7 @@ def hint_report(source: Game | VisibleView, node_budget: int = DEFAULT_HINT_NODE
 
 def _no_helpful_move(view: VisibleView, positions: int) -> HintReport:
     """What to say (and maybe suggest) when the lookahead finds no gain."""
-    limit = _DEEP_SEARCH_NODES if view.deal_ever_possible else DEFAULT_NODE_LIMIT
+    limit = _DEEP_SEARCH_NODES if view.deal_ever_possible else _ENDGAME_SEARCH_NODES
     deep = find_useful_line(view, limit)
     positions += deep.positions
     if deep.status == "useful":
@@ -384,7 +476,7 @@ def _no_helpful_move(view: VisibleView, positions: int) -> HintReport:
     if view.can_deal:
         return HintReport((), "deal", "No move helps: deal a new row.", True, False, positions)
     if view.deal_ever_possible:
-        fill = _fill_move(view)
+        fill = fill_move(view)
         if fill is not None:
             option = HintOption(
                 fill, "fills-column", "fills an empty column so you can deal", 0.0, (fill,)
@@ -409,14 +501,20 @@ def _no_helpful_move(view: VisibleView, positions: int) -> HintReport:
     )
 
 
-def _fill_move(view: VisibleView) -> Move | None:
-    """A move that fills an empty column, taking a card from where it hurts least."""
+def fill_move(source: Game | VisibleView) -> Move | None:
+    """The best move into an empty column (to make a deal possible), or None.
+
+    Every move into an empty column is judged by the evaluation; a whole column without
+    face-down cards is never moved, since that leaves a column empty.
+    """
+    view = _as_view(source)
     columns, down = view.columns, view.down
     best: tuple[float, Move] | None = None
     total0 = sum(map(len, columns)) + sum(down)
     down0 = sum(down)
     for move in visible_moves(columns, view.flexible):
-        if columns[move.dst] or move.count != 1:
+        source_column = columns[move.src]
+        if columns[move.dst] or (move.count == len(source_column) and not down[move.src]):
             continue
         applied = apply_visible(columns, down, move)
         value = _evaluate(applied.columns, applied.down, total0, down0)
@@ -425,6 +523,6 @@ def _fill_move(view: VisibleView) -> Move | None:
     return None if best is None else best[1]
 
 
-def hint(source: Game | VisibleView, index: int = 0, node_budget: int = DEFAULT_HINT_NODES) -> Hint:
+def hint(source: Game | VisibleView, index: int = 0, node_budget: int | None = None) -> Hint:
     """The ``index``-th best hint for a game or view (0 = best; indices cycle)."""
     return hint_report(source, node_budget).pick(index)

@@ -1,0 +1,77 @@
+"""Hint speed: median, p95 and max time of ``hint_report`` on mid-game positions.
+
+    .venv/bin/python benchmarks/hint.py --deals 5
+
+Each deal is played out by the hint itself (``fairplay.act``, deterministic); every
+position where it is asked between actions ``--from`` and ``--to`` is timed.  Prints a Markdown
+table and the command used.  Not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from fairplay import act
+
+from spider import Game
+from spider.solver.hint import hint_report
+
+VARIANTS = [
+    ("spider", 4, "classic"),
+    ("spider", 4, "flexible"),
+    ("spider", 1, "classic"),
+    ("spiderette", 4, "classic"),
+]
+
+
+def timings(game_name: str, suits: int, rule: str, number: int, low: int, high: int) -> list[float]:
+    """Seconds per hint call at the mid-game positions of one deterministic play-out."""
+    game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
+    seen: set[object] = set()
+    times = []
+    for action in range(high):
+        if game.is_won:
+            break
+        seen.add(game.state_key()[:3])
+        started = time.perf_counter()
+        report = hint_report(game)
+        if action >= low:
+            times.append(time.perf_counter() - started)
+        if not act(game, report, seen):
+            break
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deals", type=int, default=5, help="deals per variant")
+    parser.add_argument("--first", type=int, default=0, help="first deal number")
+    parser.add_argument("--from", dest="low", type=int, default=20, help="first timed action")
+    parser.add_argument("--to", dest="high", type=int, default=200, help="last action + 1")
+    args = parser.parse_args()
+    print("Command: " + shlex.join([".venv/bin/python", "benchmarks/hint.py", *sys.argv[1:]]))
+    print()
+    print("| variant | positions | median ms | p95 ms | max ms |")
+    print("|---|---|---|---|---|")
+    for game_name, suits, rule in VARIANTS:
+        times: list[float] = []
+        for number in range(args.first, args.first + args.deals):
+            times += timings(game_name, suits, rule, number, args.low, args.high)
+        times.sort()
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        print(
+            f"| {game_name} {suits} {rule} | {len(times)} | {1000 * statistics.median(times):.1f} "
+            f"| {1000 * p95:.1f} | {1000 * times[-1]:.1f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
