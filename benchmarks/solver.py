@@ -1,8 +1,10 @@
 """Solver benchmark: decided %, median and p95 time, positions per second, per variant.
 
-    .venv/bin/python benchmarks/solver.py --deals 100 --time-limit 10 --workers 2
+    .venv/bin/python benchmarks/solver.py --deals 100 --time-limit 10 --workers 2 [--first N]
 
-Prints a Markdown table and the command used.  Not a timed test.
+Deals FIRST..FIRST+N-1 of each variant (``--first``, default 0: tune on other deals than the
+reported 0..99).  Prints a Markdown table and the command used (``--show-undecided`` also lists
+the undecided deal numbers).  Not a timed test.
 """
 
 from __future__ import annotations
@@ -35,7 +37,13 @@ def percentile(values: list[float], share: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--deals", type=int, default=100, help="deals per variant (0..N-1)")
+    parser.add_argument("--deals", type=int, default=100, help="deals per variant")
+    parser.add_argument(
+        "--first", type=int, default=0, help="first deal number (deals FIRST..FIRST+N-1)"
+    )
+    parser.add_argument(
+        "--show-undecided", action="store_true", help="list the undecided deal numbers"
+    )
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=1)
     add_variants_option(parser)
@@ -43,12 +51,15 @@ def main() -> None:
     variants = selected_variants(args.variants)
     print("Command: " + shlex.join([".venv/bin/python", "benchmarks/solver.py", *sys.argv[1:]]))
     print()
-    print("| variant | deals | winnable | unwinnable | undecided | decided % | median s "
-          "| p95 s | positions/s |")
+    print(
+        "| variant | deals | winnable | unwinnable | undecided | decided % | median s "
+        "| p95 s | positions/s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for game_name, suits, rule in variants:
-            tasks = [(game_name, suits, rule, n, args.time_limit) for n in range(args.deals)]
+            numbers = range(args.first, args.first + args.deals)
+            tasks = [(game_name, suits, rule, n, args.time_limit) for n in numbers]
             results = list(pool.map(run_one, tasks))
             statuses = [status for status, _, _ in results]
             times = [elapsed for _, elapsed, _ in results]
@@ -61,6 +72,11 @@ def main() -> None:
                 f"| {percentile(times, 0.95):.2f} | {positions / max(sum(times), 1e-9):,.0f} |",
                 flush=True,
             )
+            if args.show_undecided:
+                undecided = [
+                    n for n, status in zip(numbers, statuses, strict=True) if status == "undecided"
+                ]
+                print(f"<!-- undecided: {undecided} -->", flush=True)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import threading
+from itertools import pairwise
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from spider import Game
 from spider.moves import action_from_text
@@ -91,3 +95,96 @@ def test_strict_pruning_keeps_useful_moves() -> None:
     codes = {code for _, code, _ in solver.children(solver.start, 0, _STRICT)}
     assert 0 << 8 | 1 << 4 | 1 in codes
     assert 0 << 8 | 3 << 4 | 1 not in codes
+
+
+def test_columns_no_deal_reaches_share_a_key() -> None:
+    from spider.solver.search import _Solver
+
+    # Spiderette with 3 cards in the stock: the short last deal covers columns a to c only, so
+    # columns d to g can be permuted (same key); a to c cannot.
+    cards = ["KS", "QS", "JS", "10S", "9S", "8S", "7S"]
+    game = position("spiderette", 1, cards, stock="2S 3S 4S", removed="SSS")
+    solver = _Solver(game)
+    columns, stock = solver.start
+    swapped_late = ((*columns[:3], columns[4], columns[3], *columns[5:]), stock)
+    swapped_early = ((columns[1], columns[0], *columns[2:]), stock)
+    assert solver.key(swapped_late) == solver.key(solver.start)
+    assert solver.key(swapped_early) != solver.key(solver.start)
+
+
+def test_pool_prefers_plans_then_fills_with_variants() -> None:
+    from spider.solver.search import _Pool
+
+    def state(down: int, top: int) -> tuple[tuple[bytes, ...], int]:
+        return ((bytes((down, 1, top)), bytes((0, 5))), 0)
+
+    pool = _Pool(3)
+    pool.add(10, 1, state(1, 2))  # plan A, best
+    pool.add(9, 2, state(1, 3))  # plan A, second
+    pool.add(8, 3, state(1, 4))  # plan A, third
+    pool.add(1, 4, state(0, 2))  # plan B: worse, but a different plan
+    assert [node for _, node, _ in pool.best()] == [1, 4, 2]
+    assert pool.cut
+
+
+def _won_by_brute_force(game: Game, limit: int = 3_000) -> bool | None:
+    """Whether some line of engine moves wins (stock empty); None when the space is too big."""
+
+    def key(current: Game) -> tuple[object, ...]:
+        return tuple(sorted(zip(current._down, map(tuple, current._cols), strict=True)))
+
+    seen = {key(game)}
+    stack = [game.copy(history=False)]
+    while stack:
+        current = stack.pop()
+        if current.is_won:
+            return True
+        for move in current.legal_moves():
+            child = current.copy(history=False)
+            child.move(*move)
+            child_key = key(child)
+            if child_key not in seen:
+                seen.add(child_key)
+                if len(seen) > limit:
+                    return None
+                stack.append(child)
+    return False
+
+
+@st.composite
+def _blocked_positions(draw: st.DrawFn) -> Game:
+    """Spiderette positions with an empty stock, no empty column and at most three face-up
+    cards a column: one spade run left (1 suit) or a spade and a heart run (2 suits).  Blocked
+    ones (unwinnable) are common."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    suits = draw(st.sampled_from(["S", "SH"]))
+    cards = [f"{rank}{suit}" for rank in ranks for suit in suits]
+    order = draw(st.permutations(cards))
+    cuts = draw(st.lists(st.integers(1, len(cards) - 1), min_size=6, max_size=6, unique=True))
+    columns = []
+    for low, high in pairwise([0, *sorted(cuts), len(cards)]):
+        column = list(order[low:high])
+        down = max(0, len(column) - 1 - draw(st.integers(0, 2)))
+        columns.append(" ".join([card.lower() for card in column[:down]] + column[down:]))
+    return position("spiderette", len(suits), columns, removed="SSS" if suits == "S" else "SH")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(_blocked_positions())
+def test_answer_agrees_with_brute_force(game: Game) -> None:
+    expected = _won_by_brute_force(game)
+    assume(expected is not None)
+    result = solve(game, time_limit=None)
+    assert result.status == ("winnable" if expected else "unwinnable")
+
+
+def test_too_few_cards_to_deal_again_is_dead() -> None:
+    from spider.solver.search import _LOOSE, _Solver
+
+    # Six cards on seven columns with the stock not empty: no deal can ever happen again.
+    columns = ["KS", "QS", "JS", "10S", "9S", "8S", ""]
+    game = position("spiderette", 1, columns, stock="7S 6S 5S 4S 3S 2S AS", removed="SSS")
+    solver = _Solver(game)
+    assert solver.children(solver.start, 0, 0) == []
+    assert solver.children(solver.start, 0, _LOOSE) == []
+    assert solve(game, time_limit=None).status == "unwinnable"

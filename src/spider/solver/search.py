@@ -7,18 +7,22 @@ stopped it first.
 Positions are a tuple of columns, each a ``bytes`` object (first byte: face-down count, then
 the cards bottom to top), and the number of cards left in the stock (its order is fixed, so its
 length says which cards are left).  Columns a move leaves alone are shared between parent and
-child.  The transposition key sorts the columns once the stock is empty (column order no longer
-matters); before that a deal puts a known card on each column *by position*, so order is kept.
+child.  The transposition key sorts the columns no deal reaches again (all of them once the
+stock is empty; in Spiderette, columns 3 to 6 before the short last deal): their order no longer
+matters, while a deal puts a known card on each other column *by position*, so that order is
+kept.  A position with stock left but fewer cards on the table than columns is dead (no deal can
+happen again).
 
 The search has two phases:
 
 1. **Finding** (unsound pruning, proves nothing): a beam over *deal stages*.  From each of up to
    ``width`` positions of a stage, a best-first search over card moves (at most ``budget``
    expansions; one transposition set per stage) collects the positions it could deal from, each
-   judged by the heuristic *after* the deal (the stock order is known).  The pool keeps one
-   position per *plan* (face-down count of every column, cards on the table): the face-down
-   cards never move, so this is the set of cards turned so far, and the beam holds ``width``
-   different plans rather than variants of one.  The ``width`` best plans start the next stage;
+   judged by the heuristic *after* the deal (the stock order is known).  The pool groups them
+   by *plan* (face-down count of every column, cards on the table): the face-down cards never
+   move, so this is the set of cards turned so far.  The next stage starts from the best
+   position of each plan, best plans first, and variants of a plan only fill the places the
+   plans leave free (``_Pool``): the beam holds different plans rather than variants of one;
    in the last stage (stock empty) the same search, with ``_END_FACTOR`` times the budget, looks
    for the win.  Moves are pruned at one of two levels.  *Strict* (``_STRICT``) keeps only moves
    that gain something: a suited run is split only onto its suit and only to lengthen it; a
@@ -31,7 +35,7 @@ The search has two phases:
    solution is found; a level whose beam cut nothing is not widened again.
 2. **Proof** (sound): when a loose stage beam cut nothing (the pruned space is small) or every
    beam failed, a best-first search over every legal action except those giving the same canonical
-   key (moves into a second empty column once the stock is empty, a whole column into an empty
+   key (moves into a second empty column no deal reaches, a whole such column into such an empty
    one) searches the whole space; an empty open list proves the deal unwinnable.
 
 The heuristic (both phases): runs removed, face-down cards, deals made, one-suit and any-suit
@@ -238,10 +242,12 @@ class _Solver:
         return total + _W_RUN * runs + _W_DEAL * deals
 
     def key(self, state: State) -> tuple[object, ...]:
+        """The transposition key: columns no deal will reach again are sorted (all of them
+        once the stock is empty; in Spiderette, columns 3 to 6 before the short last deal)."""
         columns, stock = state
-        if stock:
+        if stock >= self.columns:
             return (stock, columns)
-        return (0, tuple(sorted(columns)))
+        return (stock, columns[:stock], *sorted(columns[stock:]))
 
     def is_won(self, state: State) -> bool:
         columns, stock = state
@@ -369,8 +375,11 @@ class _Solver:
     def children(self, state: State, score: int, prune: int) -> list[tuple[int, Action_, State]]:
         """(score, action code, child) for the moves and the deal; code -1 is the deal.
 
-        With ``prune`` 0 every legal action is generated except the two that give a position
-        with the same canonical key (sound, for the exhaustive phase).  Otherwise the finding
+        A dead position (stock left but fewer cards on the table than columns, so no deal can
+        happen again) has none.  With ``prune`` 0 every legal action is generated except those
+        that give a position with the same canonical key: moves into a second empty column no
+        deal reaches again, a whole such column into such an empty one (sound, for the
+        exhaustive phase).  Otherwise the finding
         phase's pruning applies (unsound, so it never proves anything); at both levels moves
         into an empty column go to the first empty column only, a whole column never moves
         into an empty one, and when a target of the group's own suit exists, targets of other
@@ -385,11 +394,17 @@ class _Solver:
         - other groups (over a break, or the whole face-up part) move as at ``_LOOSE``.
         """
         columns, stock = state
+        if stock and sum(map(len, columns)) - len(columns) < len(columns):
+            return []  # fewer cards than columns: no deal can ever happen again (dead)
         flexible = self.flexible
         column_score = self.column_score
         empties = empty_all = [index for index, column in enumerate(columns) if len(column) == 1]
-        if empties and (prune or not stock):
+        if empties and prune:
             empties = empties[:1]
+        elif empties:
+            # Columns no deal reaches again are interchangeable (see ``key``): one of them.
+            late = [index for index in empties if index >= stock][:1]
+            empties = [index for index in empties if index < stock] + late
         by_rank: list[list[int]] = [[] for _ in range(15)]
         for index, column in enumerate(columns):
             if len(column) > 1:
@@ -436,8 +451,12 @@ class _Solver:
                             targets = targets + empties
                 else:
                     targets = by_rank[rank + 1]
-                    if empties and not (base == 1 and not stock):
-                        targets = targets + empties
+                    if empties:
+                        # A whole late column into a late empty one only permutes columns.
+                        whole_late = base == 1 and src >= stock
+                        targets = targets + [
+                            dst for dst in empties if not (whole_late and dst >= stock)
+                        ]
                 if not targets:
                     continue
                 source = _turn_top(column[:base])
@@ -461,7 +480,7 @@ class _Solver:
                 self._supermoves(
                     columns, stock, score, src, position, length, empty_all, by_rank, out
                 )
-        if stock and not empties:
+        if stock and not empty_all:
             dealt_before = self.stock_total - stock
             dealt = min(self.columns, stock)
             new = list(columns)
@@ -592,9 +611,10 @@ def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int, prune
     Each stage starts from up to ``width`` positions; from each, a best-first search over card
     moves (the finding phase's pruned moves, at most ``budget`` expansions, one transposition
     set per stage) looks for the best positions to deal from, judged *after* the deal (the
-    stock order is known).  The ``width`` best dealt positions start the next stage.  In the
-    last stage (stock empty) the same search looks for the win.  Raises :class:`_Found` or
-    :class:`_Stopped`; returns True when nothing was cut (widening cannot help).
+    stock order is known).  Up to ``width`` of them, different plans first (:class:`_Pool`),
+    start the next stage.  In the last stage (stock empty) the same search looks for the win.
+    Raises :class:`_Found` or :class:`_Stopped`; returns True when nothing was cut (widening
+    cannot help).
     """
     tree = _Tree()
     children = solver.children
@@ -605,7 +625,7 @@ def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int, prune
     stored = 0
     while starts:
         seen: set[object] = set()
-        pool: dict[tuple[bytes, int], tuple[int, int, int, State]] = {}
+        pool = _Pool(width)
         for start_score, start_node, start_state in starts:
             seen.add(key(start_state))
             heap: list[tuple[int, int, int, State]] = [(-start_score, 0, start_node, start_state)]
@@ -621,19 +641,10 @@ def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int, prune
                     raise _Stopped(reason)
                 negative, _, node, state = heapq.heappop(heap)
                 for child_score, action, child in children(state, -negative, prune):
-                    child_key = key(child)
                     if action == -1:
-                        # One position per set of turned cards (face-down counts) and runs
-                        # removed: the beam keeps different plans, not variants of one.
-                        plan = (bytes([column[0] for column in child[0]]), sum(map(len, child[0])))
-                        old = pool.get(plan)
-                        if old is None or old[0] < child_score:
-                            if old is not None:
-                                complete = False
-                            pool[plan] = (child_score, node, action, child)
-                        elif old[3] != child:
-                            complete = False
+                        pool.add(child_score, node, child)
                         continue
+                    child_key = key(child)
                     if child_key in seen:
                         continue
                     seen.add(child_key)
@@ -641,28 +652,61 @@ def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int, prune
                     if not child[1] and all(len(column) == 1 for column in child[0]):
                         raise _Found(tree.line(child_node))
                     heapq.heappush(heap, (-child_score, child_node, child_node, child))
-                stored = len(tree.parents) + len(seen)
+                stored = len(tree.parents) + len(seen) + pool.size
                 limits.positions = base_positions + len(tree.parents)
                 limits.stored = stored
                 limits.frontier = len(heap)
                 reason = limits.full()
                 if reason is not None:
                     raise _Stopped(reason)
-        if len(pool) > width:
-            complete = False
-            chosen = heapq.nlargest(width, pool.values(), key=_first)
-        else:
-            chosen = sorted(pool.values(), key=_first, reverse=True)
-        starts = [
-            (child_score, tree.add(node, action), child)
-            for child_score, node, action, child in chosen
-        ]
+        chosen = pool.best()
+        complete = complete and not pool.cut
+        starts = [(child_score, tree.add(node, -1), child) for child_score, node, child in chosen]
     limits.stored = 0
     return complete
 
 
-def _first(item: tuple[int, int, int, State]) -> int:
-    return item[0]
+class _Pool:
+    """The dealt positions a stage collects, grouped by *plan*: the face-down count of every
+    column and the cards on the table.  Face-down cards never move, so a plan is the set of
+    cards turned so far (and runs removed).  :meth:`best` takes the best position of every plan
+    first, then the second best of every plan, and so on: the beam holds different plans, and
+    variants of a plan only fill the width the plans leave free."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.plans: dict[tuple[bytes, int], list[tuple[int, int, int, State]]] = {}
+        self.order = 0  # insertion counter: a deterministic tie-break
+        self.size = 0  # positions held (memory)
+        self.cut = False  # True when a position was dropped (widening could help)
+
+    def add(self, score: int, node: int, state: State) -> None:
+        """Offer the dealt position ``state`` (reached from tree node ``node``)."""
+        columns = state[0]
+        plan = (bytes([column[0] for column in columns]), sum(map(len, columns)))
+        entries = self.plans.setdefault(plan, [])
+        self.order += 1
+        entry = (score, -self.order, node, state)
+        if len(entries) < self.width:
+            heapq.heappush(entries, entry)
+            self.size += 1
+        else:
+            self.cut = True
+            heapq.heappushpop(entries, entry)
+
+    def best(self) -> list[tuple[int, int, State]]:
+        """Up to ``width`` (score, node, position), best plans first."""
+        ranked = [sorted(entries, reverse=True) for entries in self.plans.values()]
+        if sum(map(len, ranked)) > self.width:
+            self.cut = True
+        chosen: list[tuple[int, int, int, State]] = []
+        for rank in range(self.width):
+            layer = [entries[rank] for entries in ranked if len(entries) > rank]
+            layer.sort(reverse=True)
+            chosen.extend(layer[: self.width - len(chosen)])
+            if not layer or len(chosen) == self.width:
+                break
+        return [(score, node, state) for score, _, node, state in chosen]
 
 
 def _exhaustive(solver: _Solver, limits: _Limits) -> None:
