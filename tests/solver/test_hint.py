@@ -194,3 +194,29 @@ def test_fill_move_fills_from_where_it_hurts_least() -> None:
     assert fill_move(game) == Move(0, 9, 1)
     full = position("spider", 2, ["KS"] * 10, stock="as " * 10)
     assert fill_move(full) is None
+
+
+def test_moves_an_off_suit_card_aside_to_free_a_loose_group() -> None:
+    # 4-suit classic: 5H on 6S blocks the 6S, which lies on a face-down card.  Moving 5H onto
+    # 6D looks sideways, but it frees 6S to go onto 7H and turn the card.
+    game = position(
+        "spider",
+        4,
+        ["5s 6S 5H", "KC 6D", "7H", "KS", "KS", "KS", "KS", "KS", "KS", "KS"],
+        stock="as " * 10,
+    )
+    best = hint_report(game).options[0]
+    assert best.line == (Move(0, 1, 1), Move(0, 2, 1))
+    assert best.reason == "prepares-turn"
+
+
+def test_four_suit_classic_keeps_an_empty_column() -> None:
+    # Moving 9S into the empty column turns a card; with 2 suits that is worth it, with 4 suits
+    # under the classic rule the empty column is worth more than one card.
+    columns = ["5s 9S", "5s 8H", "9C", "KS", "KS", "KS", "KS", "KS", "KS", ""]
+    fill = Move(0, 9, 1)
+    two = hint_report(position("spider", 2, columns, stock="as " * 10))
+    four = hint_report(position("spider", 4, columns, stock="as " * 10))
+    assert fill in [option.line[0] for option in two.options]
+    assert fill not in [option.line[0] for option in four.options]
+    assert four.options[0].reason == "turns-card"

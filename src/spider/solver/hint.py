@@ -58,6 +58,7 @@ _SUIT_NAMES: Final = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs
 _RUN: Final = 1000
 _TURN: Final = 150
 _EMPTY: Final = 120
+_EMPTY_FOUR_SUITS: Final = 400  # classic 4-suit: an empty column is what untangles off-suit builds
 _SUITED: Final = 20
 _LINKED: Final = 3
 _BREAK: Final = 5
@@ -176,7 +177,7 @@ def _column_score(column: tuple[int, ...], down: int) -> int:
     if cached is not None:
         return cached
     if not column:
-        score = _EMPTY if down == 0 else 0
+        score = 0  # counted by the caller: its value depends on the variant
     else:
         suited = linked = breaks = 0
         for lower, upper in pairwise(column):
@@ -197,12 +198,22 @@ def _column_score(column: tuple[int, ...], down: int) -> int:
     return score
 
 
-def _evaluate(columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
-    """Heuristic value of a visible position reached from the root by card moves."""
+def _empty_value(view: VisibleView) -> int:
+    """What an empty column is worth: more under the classic rule with 4 suits."""
+    return _EMPTY_FOUR_SUITS if view.suits == 4 and not view.flexible else _EMPTY
+
+
+def _evaluate(
+    columns: Columns, down: tuple[int, ...], total0: int, down0: int, empty: int
+) -> float:
+    """Heuristic value of a visible position reached from the root by card moves.
+
+    ``empty`` is the value of an empty column (:func:`_empty_value`).
+    """
     down_now = sum(down)
     cards = sum(map(len, columns)) + down_now
     runs = (total0 - cards) // 13
-    score = _RUN * runs + _TURN * (down0 - down_now)
+    score = _RUN * runs + _TURN * (down0 - down_now) + empty * columns.count(())
     for column, count in zip(columns, down, strict=True):
         score += _column_score(column, count)
     return float(score)
@@ -218,6 +229,7 @@ class _Search:
 
     def __init__(self, view: VisibleView, budget: int) -> None:
         self.flexible = view.flexible
+        self.empty = _empty_value(view)
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
         self.budget = budget
@@ -251,7 +263,7 @@ class _Search:
                 continue
             self.seen.add(key)
             self.nodes += 1
-            child = value + _delta(columns, down, move, applied)
+            child = value + _delta(columns, down, move, applied, self.empty)
             child_id = len(self.parents)
             self.parents.append((node_id, move))
             root_move = child_id if first < 0 else first
@@ -277,12 +289,18 @@ def _line(parents: list[tuple[int, Move]], node: int) -> tuple[Move, ...]:
     return tuple(reversed(moves))
 
 
-def _delta(columns: Columns, down: tuple[int, ...], move: Move, applied: Applied) -> float:
+def _delta(
+    columns: Columns, down: tuple[int, ...], move: Move, applied: Applied, empty: int
+) -> float:
     """How much the value changes with a move (only its two columns change)."""
     src, dst = move.src, move.dst
     new_columns, new_down = applied.columns, applied.down
+    emptied = (
+        (not new_columns[src]) + (not new_columns[dst]) - (not columns[src]) - (not columns[dst])
+    )
     return float(
-        _column_score(new_columns[src], new_down[src])
+        empty * emptied
+        + _column_score(new_columns[src], new_down[src])
         + _column_score(new_columns[dst], new_down[dst])
         - _column_score(columns[src], down[src])
         - _column_score(columns[dst], down[dst])
@@ -300,6 +318,9 @@ def _useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> li
     a card of its own suit, and when it sits on one of its own suit only onto a longer run of
     that suit; unless the card it frees is *wanted* (some movable group has, at the bottom of a
     one-suit segment, the card one rank lower of the same suit), then it may move anywhere.
+    Under the classic rule a group sitting on an off-suit card one rank higher may also move
+    anywhere when that frees a *loose* group (see :func:`_frees_loose_group`): in 4-suit games
+    most builds are off-suit, and untangling them is what turns cards.
     """
     targets: list[list[int]] = [[] for _ in range(15)]
     first_empty = -1
@@ -339,8 +360,8 @@ def _column_info(column: tuple[int, ...], flexible: bool) -> tuple[list[_Piece],
     """The groups a column can move and the cards its one-suit segments want (cached).
 
     A piece is ``(count, moved card, parent, leave)``: ``parent`` is the card under the group
-    when it is one rank higher (else 0) and ``leave`` the length of the one-suit run the group
-    would leave when that parent is of its own suit (else 0).
+    when it is one rank higher and moving off it is sideways (else 0) and ``leave`` the length
+    of the one-suit run the group would leave when that parent is of its own suit (else 0).
     """
     key = (column, flexible)
     cached = _info_cache.get(key)
@@ -353,7 +374,11 @@ def _column_info(column: tuple[int, ...], flexible: bool) -> tuple[list[_Piece],
     for count in range(1, length + 1):
         moved = column[-count]
         below = column[-count - 1] if count < size else UNKNOWN
-        if below and (below & 15) == (moved & 15) + 1:
+        if below == moved + 1 or (
+            below
+            and (below & 15) == (moved & 15) + 1
+            and (flexible or not _frees_loose_group(column[: size - count]))
+        ):
             leave = _suited_run(column[: size - count]) if below == moved + 1 else 0
             pieces.append((count, moved, below, leave))
         else:
@@ -365,6 +390,19 @@ def _column_info(column: tuple[int, ...], flexible: bool) -> tuple[list[_Piece],
     info = (pieces, wanted)
     _info_cache[key] = info
     return info
+
+
+def _frees_loose_group(rest: tuple[int, ...]) -> bool:
+    """True when the one-suit group on top of ``rest`` could move somewhere new.
+
+    That group is *loose* when it does not sit on the card one rank higher: it lies on a
+    face-down card, at the bottom of its column or on an unrelated card, so moving it would turn
+    a card, empty a column or untangle the column.
+    """
+    length = _suited_run(rest)
+    if length == len(rest):
+        return True
+    return (rest[-length - 1] & 15) != (rest[-length] & 15) + 1
 
 
 def _suited_run(column: tuple[int, ...]) -> int:
@@ -441,7 +479,7 @@ def hint_report(source: Game | VisibleView, node_budget: int | None = None) -> H
     if node_budget is None:
         node_budget = ONE_SUIT_HINT_NODES if view.suits == 1 else DEFAULT_HINT_NODES
     search = _Search(view, node_budget)
-    root_value = _evaluate(columns, down, search.total0, search.down0)
+    root_value = _evaluate(columns, down, search.total0, search.down0, search.empty)
     results = search.run(columns, down, root_value)
     helpful = [
         (value, move, line)
@@ -517,7 +555,7 @@ def fill_move(source: Game | VisibleView) -> Move | None:
         if columns[move.dst] or (move.count == len(source_column) and not down[move.src]):
             continue
         applied = apply_visible(columns, down, move)
-        value = _evaluate(applied.columns, applied.down, total0, down0)
+        value = _evaluate(applied.columns, applied.down, total0, down0, _empty_value(view))
         if best is None or value > best[0]:
             best = (value, move)
     return None if best is None else best[1]
