@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Final
 
-from ..cards import SUITS
+from ..cards import SUITS, movable_length
 from ..game import Game
 from ..moves import Move
 from .nomoves import find_useful_line
@@ -342,7 +342,7 @@ def _useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> li
             if below and below not in wanted:
                 for dst in onto:
                     target = columns[dst]
-                    if target[-1] == moved + 1 and _suited_run(target) > leave:
+                    if target[-1] == moved + 1 and movable_length(target, 0, False) > leave:
                         append(Move(src, dst, count))
                 continue
             for dst in onto:
@@ -379,7 +379,7 @@ def _column_info(column: tuple[int, ...], flexible: bool) -> tuple[list[_Piece],
             and (below & 15) == (moved & 15) + 1
             and (flexible or not _frees_loose_group(column[: size - count]))
         ):
-            leave = _suited_run(column[: size - count]) if below == moved + 1 else 0
+            leave = movable_length(column[: size - count], 0, False) if below == moved + 1 else 0
             pieces.append((count, moved, below, leave))
         else:
             pieces.append((count, moved, 0, 0))
@@ -399,20 +399,10 @@ def _frees_loose_group(rest: tuple[int, ...]) -> bool:
     face-down card, at the bottom of its column or on an unrelated card, so moving it would turn
     a card, empty a column or untangle the column.
     """
-    length = _suited_run(rest)
+    length = movable_length(rest, 0, False)
     if length == len(rest):
         return True
     return (rest[-length - 1] & 15) != (rest[-length] & 15) + 1
-
-
-def _suited_run(column: tuple[int, ...]) -> int:
-    """Length of the one-suit descending run at the top of ``column``."""
-    end = len(column) - 1
-    length = 1
-    while end > 0 and column[end - 1] == column[end] + 1:
-        length += 1
-        end -= 1
-    return length
 
 
 # --------------------------------------------------------------------------- reasons

@@ -56,13 +56,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..cards import movable_length
+from ..cards import RUN_LENGTH, ends_in_run, movable_length
 from ..game import Game
 from ..moves import DEAL, Action, Move, action_text
 
 __all__ = ["SolveProgress", "SolveResult", "solve"]
 
-_RUN: Final = 13
 _BYTES_PER_POSITION: Final = 450
 """Estimated memory per stored position (key, columns, parent link, heap entry)."""
 
@@ -174,17 +173,9 @@ def _turn_top(column: bytes) -> bytes:
 
 def _settle(column: bytes) -> tuple[bytes, bool]:
     """Remove a completed run from the end of a column (turning the card under it)."""
-    size = len(column)
-    down = column[0]
-    if size - 1 - down < _RUN:
+    if not ends_in_run(column, column[0] + 1):  # byte 0 counts the face-down cards
         return column, False
-    ace = column[-1]
-    if ace & 15 != 1:
-        return column, False
-    for step in range(1, _RUN):
-        if column[-1 - step] != ace + step:
-            return column, False
-    return _turn_top(column[:-_RUN]), True
+    return _turn_top(column[:-RUN_LENGTH]), True
 
 
 class _Solver:
@@ -237,7 +228,7 @@ class _Solver:
         column_score = self.column_score
         total = sum(column_score(column) for column in columns)
         cards = sum(len(column) - 1 for column in columns) + stock
-        runs = (self.cards_start - cards) // _RUN
+        runs = (self.cards_start - cards) // RUN_LENGTH
         deals = -(-(self.stock_total - stock) // self.columns)
         return total + _W_RUN * runs + _W_DEAL * deals
 

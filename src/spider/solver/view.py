@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..cards import RUN_LENGTH, ends_in_run
+from ..cards import RUN_LENGTH, ends_in_run, movable_length
 from ..game import Game
 from ..moves import Move
 
@@ -116,20 +116,9 @@ class VisibleView:
 
 def group_length(column: tuple[int, ...], flexible: bool) -> int:
     """How many top face-up cards of ``column`` move together (0 for an unknown top card)."""
-    size = len(column)
-    if size == 0 or column[-1] == UNKNOWN:
+    if not column or column[-1] == UNKNOWN:
         return 0
-    length = 1
-    position = size - 1
-    if flexible:
-        while position > 0 and (column[position - 1] & 15) == (column[position] & 15) + 1:
-            length += 1
-            position -= 1
-    else:
-        while position > 0 and column[position - 1] == column[position] + 1:
-            length += 1
-            position -= 1
-    return length
+    return movable_length(column, 0, flexible)
 
 
 def visible_moves(columns: Columns, flexible: bool) -> list[Move]:
