@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
@@ -154,17 +155,21 @@ class Game:
         scoring: str = "standard",
         undo_limit: int | None = DEFAULT_UNDO_LIMIT,
         winnable: bool = False,
+        avoid: Container[int] = (),
     ) -> Game:
         """Deal game ``number`` (a random one when None) with these options.
 
         With ``winnable=True`` (and no ``number``) the deal is drawn from the catalogue of deals
-        the solver proved winnable (:mod:`spider.winnable`).
+        the solver proved winnable (:mod:`spider.winnable`), preferring numbers not in ``avoid``
+        (such as the deals played lately) while others remain.
         """
         options = Options.make(game, suits, rule, scoring)
         if winnable:
             if number is not None:
                 raise ValueError("give a deal number or ask for a winnable deal, not both")
-            number = random_winnable_number(options.game, options.suits, options.rule)
+            number = random_winnable_number(
+                options.game, options.suits, options.rule, avoid=avoid
+            )
         elif number is None:
             number = random.randrange(MAX_NUMBER + 1)
         return cls._deal_new(options, number, undo_limit)

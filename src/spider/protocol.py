@@ -18,7 +18,6 @@ from .codes import parse_code
 from .errors import IllegalMove, InvalidCode
 from .game import DEFAULT_UNDO_LIMIT, Effects, Game
 from .moves import DEAL, Action, Move
-from .winnable import random_winnable_number
 
 __all__ = ["PROTOCOL_VERSION", "ProtocolError", "Session", "game_view"]
 
@@ -244,22 +243,18 @@ class Session:
         number = request.get("number")
         if number is not None:
             number = _int_field(request, "number")
-        game_name = request.get("game", "spider")
-        suits = request.get("suits", 1)
-        rule = request.get("rule", "classic")
+        winnable = _bool_field(request, "winnable")
+        avoid = frozenset(_int_list_field(request, "avoid")) if winnable else frozenset()
         try:
-            if _bool_field(request, "winnable"):
-                if number is not None:
-                    raise ValueError("give a deal number or ask for a winnable deal, not both")
-                avoid = frozenset(_int_list_field(request, "avoid"))
-                number = random_winnable_number(game_name, suits, rule, avoid=avoid)
             game = Game.new(
-                game_name,
-                suits=suits,
-                rule=rule,
+                request.get("game", "spider"),
+                suits=request.get("suits", 1),
+                rule=request.get("rule", "classic"),
                 number=number,
                 scoring=request.get("scoring", "standard"),
                 undo_limit=_undo_limit_field(request, DEFAULT_UNDO_LIMIT),
+                winnable=winnable,
+                avoid=avoid,
             )
         except (ValueError, LookupError) as error:
             raise ProtocolError("bad-request", str(error)) from None
