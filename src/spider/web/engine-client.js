@@ -58,9 +58,7 @@ export class EngineClient extends EventTarget {
     this.worker?.terminate();
     this.worker = null;
     this.status = "idle";
-    const waiting = [...this.pending.values()];
-    this.pending.clear();
-    for (const p of waiting) p.reject(new DOMException("cancelled", "AbortError"));
+    this.#abortPending();
   }
 
   /**
@@ -72,10 +70,15 @@ export class EngineClient extends EventTarget {
   interrupt() {
     if (!this.interrupts || !this.worker) return false;
     Atomics.store(this.interrupts, 0, 2); // SIGINT
+    this.#abortPending();
+    return true;
+  }
+
+  /** Rejects every request still waiting with an Error named "AbortError". */
+  #abortPending() {
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const p of waiting) p.reject(new DOMException("cancelled", "AbortError"));
-    return true;
   }
 
   get ready() {

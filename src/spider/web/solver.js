@@ -106,12 +106,17 @@ function showProgress(p) {
   progressEl.textContent = t("solve.progress", { positions: formatNumber(p.positions), time: seconds(p.elapsed) });
 }
 
-function open(mode, extra) {
-  session = { mode, ...extra, run: 0 };
+/** Opens the dialog for `mode` ("check" or "solution") at its spoiler warning. */
+function open(mode, hooks) {
+  session = { mode, ...hooks };
   titleEl.textContent = t(`solve.${mode}.title`);
   progressEl.textContent = "";
   dlg.returnValue = "";
   if (!dlg.open) dlg.showModal();
+  textEl.textContent = t(`solve.${mode}.warning`);
+  startBtn.textContent = t(`solve.${mode}.start`);
+  setPhase("warn");
+  startBtn.focus();
 }
 
 function close() {
@@ -180,19 +185,11 @@ playBtn.addEventListener("click", () => {
 /** "Is this deal winnable?": a spoiler warning, then the search with progress and a result. */
 export function openCheck({ getSaved, play }) {
   open("check", { getSaved, play });
-  textEl.textContent = t("solve.check.warning");
-  startBtn.textContent = t("solve.check.start");
-  setPhase("warn");
-  startBtn.focus();
 }
 
 /** "Show solution": a spoiler warning, then (after a search when needed) the demo. */
 export function openSolution({ getSaved, play }) {
   open("solution", { getSaved, play });
-  textEl.textContent = t("solve.solution.warning");
-  startBtn.textContent = t("solve.solution.start");
-  setPhase("warn");
-  startBtn.focus();
 }
 
 /** Re-translates the static labels after a change of language. */
