@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from itertools import pairwise
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -188,3 +189,20 @@ def test_too_few_cards_to_deal_again_is_dead() -> None:
     assert solver.children(solver.start, 0, 0) == []
     assert solver.children(solver.start, 0, _LOOSE) == []
     assert solve(game, time_limit=None).status == "unwinnable"
+
+
+def test_portfolio_finds_what_the_first_heuristic_misses(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spider.solver import search
+
+    # 4-suit Spider deal 9: within 20 000 stored positions a beam, the first heuristic alone
+    # finds no win; the other weightings of the portfolio, tried at the same widths, do.
+    game = Game.new("spider", suits=4, rule="classic", number=9)
+    result = solve(game, time_limit=None, node_limit=20_000)
+    assert result.status == "winnable"
+    replay = game.copy(history=False)
+    for token in result.solution:
+        replay.push(action_from_text(token))
+    assert replay.is_won
+    monkeypatch.setattr(search, "_PORTFOLIO", search._PORTFOLIO[:1])
+    alone = solve(game, time_limit=None, node_limit=20_000)
+    assert (alone.status, alone.reason) == ("undecided", "node-limit")
