@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/fairplay.py --deals 200 --workers 2 [--first N] [--variants ...]
 
-Reports the win rate per variant with a 95% Wilson interval, and the command used.
+Reports the win rate per variant with a 95% Wilson interval, the mean runs removed and face-down
+cards left at the end (denser measures of strength than wins), and the command used.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ def act(game: Game, report: HintReport, seen: set[object]) -> bool:
     return False
 
 
-def play(task: tuple[str, int, str, int]) -> tuple[bool, int, int, float]:
-    """Play one deal by the hint; returns (won, runs removed, actions, seconds)."""
+def play(task: tuple[str, int, str, int]) -> tuple[bool, int, int, float, int]:
+    """Play one deal by the hint; returns (won, runs removed, actions, seconds, face-down cards
+    left at the end)."""
     game_name, suits, rule, number = task
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
     started = time.perf_counter()
@@ -59,7 +61,9 @@ def play(task: tuple[str, int, str, int]) -> tuple[bool, int, int, float]:
         if not act(game, hint_report(game), seen):
             break
         actions += 1
-    return game.is_won, len(game.completed), actions, time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    down = sum(column.face_down for column in game.columns)
+    return game.is_won, len(game.completed), actions, elapsed, down
 
 
 def main() -> None:
@@ -74,22 +78,26 @@ def main() -> None:
     variants = selected_variants(args.variants)
     print("Command: " + shlex.join([".venv/bin/python", "benchmarks/fairplay.py", *sys.argv[1:]]))
     print()
-    print("| variant | deals | wins | win % | 95% CI | mean runs | median s/game | mean s/game |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "| variant | deals | wins | win % | 95% CI | mean runs | mean down left "
+        "| median s/game | mean s/game |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for game_name, suits, rule in variants:
             tasks = [
                 (game_name, suits, rule, n) for n in range(args.first, args.first + args.deals)
             ]
             results = list(pool.map(play, tasks))
-            wins = sum(won for won, _, _, _ in results)
+            wins = sum(result[0] for result in results)
             low, high = wilson_interval(wins, len(results))
             print(
                 f"| {game_name} {suits} {rule} | {len(results)} | {wins} "
                 f"| {100 * wins / len(results):.1f}% | {100 * low:.1f}-{100 * high:.1f}% "
-                f"| {statistics.mean(r for _, r, _, _ in results):.2f} "
-                f"| {statistics.median(t for _, _, _, t in results):.1f} "
-                f"| {statistics.mean(t for _, _, _, t in results):.1f} |",
+                f"| {statistics.mean(result[1] for result in results):.2f} "
+                f"| {statistics.mean(result[4] for result in results):.1f} "
+                f"| {statistics.median(result[3] for result in results):.1f} "
+                f"| {statistics.mean(result[3] for result in results):.1f} |",
                 flush=True,
             )
 

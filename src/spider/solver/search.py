@@ -32,9 +32,9 @@ The search has two phases:
    stands for all, and in the classic rule *supermoves* move several suited groups of a
    descending sequence at once by parking the upper groups in empty columns (a macro of
    primitive moves).  The beam widens through ``_STAGE_BEAMS``, alternating the levels, until a
-   solution is found; a level whose beam cut nothing is not widened again.  Each strict beam is
-   run with every heuristic of a small portfolio (``_PORTFOLIO``) before the beam widens: on
-   hard deals one weighting often finds at width 8 what another misses at width 32.
+   solution is found; a level whose beam cut nothing is not widened again.  Each strict beam up
+   to width 8 is run with every heuristic of a small portfolio (``_PORTFOLIO``) before the beam
+   widens: on hard deals one weighting often finds at width 8 what another misses at width 32.
 2. **Proof** (sound): when a loose stage beam cut nothing (the pruned space is small) or every
    beam failed, a best-first search over every legal action except those giving the same canonical
    key (moves into a second empty column no deal reaches, a whole such column into such an empty
@@ -90,9 +90,13 @@ _PORTFOLIO: Final = (
     _Weights(down=80, break_down=15, cover=5),
 )
 """The finding phase's heuristics.  A beam that fails with one often succeeds at once with
-another (hard deals have heavy-tailed solving times), so each strict beam is tried with every
-one in turn before the beam widens; the loose beams, costlier and rarely the ones that find a
-win, use the first only.  The first also orders the sound phase."""
+another (hard deals have heavy-tailed solving times), so each narrow strict beam is tried with
+every one in turn before the beam widens; the loose and the wide beams, costlier, use the first
+only.  The first also orders the sound phase."""
+
+_PORTFOLIO_WIDTH: Final = 8
+"""The widest strict beam that runs every heuristic of the portfolio.  The hard Spider deals the
+portfolio wins are won at width 8; in Spiderette four runs of a wider beam only cost time."""
 
 _STRICT: Final = 2
 """Pruning level of the finding phase: only moves that gain something (see ``children``)."""
@@ -802,7 +806,8 @@ def solve(
             for width, budget, prune in _STAGE_BEAMS:
                 if prune in exhausted:
                     continue
-                for heuristic in solvers if prune == _STRICT else solvers[:1]:
+                every_heuristic = prune == _STRICT and width <= _PORTFOLIO_WIDTH
+                for heuristic in solvers if every_heuristic else solvers[:1]:
                     if _stage_beam(heuristic, limits, width, budget, prune):
                         # Nothing was cut: widening at this pruning level cannot help, and
                         # neither can another heuristic (the whole pruned space was searched).
