@@ -206,3 +206,44 @@ def test_portfolio_finds_what_the_first_heuristic_misses(monkeypatch: pytest.Mon
     monkeypatch.setattr(search, "_PORTFOLIO", search._PORTFOLIO[:1])
     alone = solve(game, time_limit=None, node_limit=20_000)
     assert (alone.status, alone.reason) == ("undecided", "node-limit")
+
+
+_VARIANTS = [
+    ("spider", 1, "classic"),
+    ("spider", 2, "classic"),
+    ("spider", 4, "classic"),
+    ("spider", 4, "flexible"),
+    ("spiderette", 1, "classic"),
+    ("spiderette", 4, "classic"),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant=st.sampled_from(_VARIANTS),
+    number=st.integers(0, 10_000),
+    weights=st.integers(0, 3),
+    data=st.data(),
+)
+def test_child_scores_equal_the_full_score(
+    variant: tuple[str, int, str], number: int, weights: int, data: st.DataObject
+) -> None:
+    from spider.solver.search import _LOOSE, _PORTFOLIO, _STRICT, _Solver
+
+    # The search scores each child incrementally (only the columns a move or a deal changes);
+    # along random walks through moves, supermoves and deals, that must equal a full rescore.
+    game_name, suits, rule = variant
+    solver = _Solver(
+        Game.new(game_name, suits=suits, rule=rule, number=number), _PORTFOLIO[weights]
+    )
+    state = solver.start
+    score = solver.score(state)
+    for _ in range(60):
+        children = []
+        for prune in (0, _LOOSE, _STRICT):
+            for child_score, _action, child in solver.children(state, score, prune):
+                assert child_score == solver.score(child)
+                children.append((child_score, child))
+        if not children:
+            break
+        score, state = data.draw(st.sampled_from(children))

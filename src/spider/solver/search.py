@@ -504,10 +504,19 @@ class _Solver:
             dealt_before = self.stock_total - stock
             dealt = min(self.columns, stock)
             new = list(columns)
+            dealt_score = score + self.weights.deal  # every deal adds one to the deal count
+            completed = False
             for index in range(dealt):
-                new[index], _ = _settle(new[index] + bytes((self.stock[dealt_before + index],)))
+                card = self.stock[dealt_before + index]
+                old = columns[index]
+                column = old + bytes((card,))
+                if card & 15 == 1:  # only an ace can complete a run
+                    column, removed = _settle(column)
+                    completed = completed or removed
+                new[index] = column
+                dealt_score += column_score(column) - column_score(old)
             child: State = (tuple(new), stock - dealt)
-            out.append((self.score(child), -1, child))
+            out.append((self.score(child) if completed else dealt_score, -1, child))
         return out
 
 
