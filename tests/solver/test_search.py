@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from spider import Game
 from spider.moves import action_from_text
 from spider.solver.search import SolveProgress, solve
-from tests.helpers import position
+from tests.helpers import VARIANTS, position
 
 
 def test_small_deal_is_winnable_and_solution_replays() -> None:
@@ -208,19 +208,9 @@ def test_portfolio_finds_what_the_first_heuristic_misses(monkeypatch: pytest.Mon
     assert (alone.status, alone.reason) == ("undecided", "node-limit")
 
 
-_VARIANTS = [
-    ("spider", 1, "classic"),
-    ("spider", 2, "classic"),
-    ("spider", 4, "classic"),
-    ("spider", 4, "flexible"),
-    ("spiderette", 1, "classic"),
-    ("spiderette", 4, "classic"),
-]
-
-
 @settings(max_examples=40, deadline=None)
 @given(
-    variant=st.sampled_from(_VARIANTS),
+    variant=st.sampled_from(VARIANTS),
     number=st.integers(0, 10_000),
     weights=st.integers(0, 3),
     data=st.data(),
