@@ -13,6 +13,14 @@ from spider.solver.hint import fill_move
 from spider.solver.view import VisibleView
 from tests.helpers import VARIANTS, position, random_play
 
+_FILL_COLUMNS = ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""]
+"""A 2-suit Spider table whose only empty column must be filled before the deal."""
+
+
+def _spider(suits: int, columns: list[str]) -> Game:
+    """A hand-made classic Spider position with one deal left in the stock."""
+    return position("spider", suits, columns, stock="as " * 10)
+
 
 def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
     """The same visible position with the face-down cards and the stock shuffled together."""
@@ -77,12 +85,7 @@ def test_hint_moves_are_legal_and_never_a_deal(
 
 
 def test_pressing_again_gives_the_next_best() -> None:
-    game = position(
-        "spider",
-        2,
-        ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"],
-        stock="as " * 10,
-    )
+    game = _spider(2, ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"])
     report = hint_report(game)
     assert len(report.options) >= 2
     first, second = hint(game, 0), hint(game, 1)
@@ -92,12 +95,7 @@ def test_pressing_again_gives_the_next_best() -> None:
 
 
 def test_builds_a_suited_run_and_names_the_suit() -> None:
-    game = position(
-        "spider",
-        2,
-        ["KC 9H", "10H", "KS", "KS", "KS", "KS", "KS", "KS", "KS", "KS"],
-        stock="as " * 10,
-    )
+    game = _spider(2, ["KC 9H", "10H", "KS", "KS", "KS", "KS", "KS", "KS", "KS", "KS"])
     best = hint(game)
     assert best.move is not None and (best.move.src, best.move.dst) == (0, 1)
     assert best.reason == "builds-suit"
@@ -105,21 +103,14 @@ def test_builds_a_suited_run_and_names_the_suit() -> None:
 
 
 def test_turns_a_card_first() -> None:
-    game = position(
-        "spider",
-        2,
-        ["5s 9S", "10H", "9H", "10H", "KS", "KS", "KS", "KS", "KS", "KS"],
-        stock="as " * 10,
-    )
+    game = _spider(2, ["5s 9S", "10H", "9H", "10H", "KS", "KS", "KS", "KS", "KS", "KS"])
     best = hint(game)
     assert best.move is not None and best.move.src == 0
     assert best.reason == "turns-card"
 
 
 def test_empties_a_column() -> None:
-    game = position(
-        "spider", 2, ["9S", "10H", "KH", "KH", "KS", "KS", "KS", "KS", "KS", "KS"], stock="as " * 10
-    )
+    game = _spider(2, ["9S", "10H", "KH", "KH", "KS", "KS", "KS", "KS", "KS", "KS"])
     best = hint(game)
     assert best.move is not None and best.move.src == 0
     assert best.reason == "empties-column"
@@ -136,9 +127,7 @@ def test_completes_a_run() -> None:
 
 
 def test_no_helpful_move_says_deal() -> None:
-    game = position(
-        "spider", 2, ["KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH"], stock="as " * 10
-    )
+    game = _spider(2, ["KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH"])
     best = hint(game)
     assert best.move is None
     assert best.reason == "deal" and best.deal_possible
@@ -152,9 +141,7 @@ def test_no_more_moves_reported() -> None:
 
 
 def test_fill_empty_column_to_deal() -> None:
-    game = position(
-        "spider", 2, ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""], stock="as " * 10
-    )
+    game = _spider(2, _FILL_COLUMNS)
     best = hint(game)
     assert best.move is not None and best.move.dst == 9
     assert best.deal_possible
@@ -162,12 +149,7 @@ def test_fill_empty_column_to_deal() -> None:
 
 def test_prefers_turning_a_card_to_a_sideways_move() -> None:
     # 9H sits on 10S; moving it onto 10C changes nothing, moving 9S from column a turns a card.
-    game = position(
-        "spider",
-        4,
-        ["5s 9S", "10S 9H", "10C", "10H", "KS", "KS", "KS", "KS", "KS", "KS"],
-        stock="as " * 10,
-    )
+    game = _spider(4, ["5s 9S", "10S 9H", "10C", "10H", "KS", "KS", "KS", "KS", "KS", "KS"])
     report = hint_report(game)
     assert report.options[0].move.src == 0
     assert report.options[0].reason == "turns-card"
@@ -176,35 +158,23 @@ def test_prefers_turning_a_card_to_a_sideways_move() -> None:
 
 def test_looks_several_moves_ahead_to_empty_a_column() -> None:
     # Emptying column a takes two moves: 8S onto 9S, then JH onto QS.
-    game = position(
-        "spider",
-        4,
-        ["JH 8S", "9S", "KD QS", "KH", "KH", "KH", "KH", "KH", "KH", "KH"],
-        stock="as " * 10,
-    )
+    game = _spider(4, ["JH 8S", "9S", "KD QS", "KH", "KH", "KH", "KH", "KH", "KH", "KH"])
     best = hint_report(game).options[0]
     assert best.move == Move(0, 1, 1)
     assert best.line == (Move(0, 1, 1), Move(0, 2, 1))
 
 
 def test_fill_move_fills_from_where_it_hurts_least() -> None:
-    game = position(
-        "spider", 2, ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""], stock="as " * 10
-    )
+    game = _spider(2, _FILL_COLUMNS)
     assert fill_move(game) == Move(0, 9, 1)
-    full = position("spider", 2, ["KS"] * 10, stock="as " * 10)
+    full = _spider(2, ["KS"] * 10)
     assert fill_move(full) is None
 
 
 def test_moves_an_off_suit_card_aside_to_free_a_loose_group() -> None:
     # 4-suit classic: 5H on 6S blocks the 6S, which lies on a face-down card.  Moving 5H onto
     # 6D looks sideways, but it frees 6S to go onto 7H and turn the card.
-    game = position(
-        "spider",
-        4,
-        ["5s 6S 5H", "KC 6D", "7H", "KS", "KS", "KS", "KS", "KS", "KS", "KS"],
-        stock="as " * 10,
-    )
+    game = _spider(4, ["5s 6S 5H", "KC 6D", "7H", "KS", "KS", "KS", "KS", "KS", "KS", "KS"])
     best = hint_report(game).options[0]
     assert best.line == (Move(0, 1, 1), Move(0, 2, 1))
     assert best.reason == "prepares-turn"
@@ -215,8 +185,8 @@ def test_four_suit_classic_keeps_an_empty_column() -> None:
     # under the classic rule the empty column is worth more than one card.
     columns = ["5s 9S", "5s 8H", "9C", "KS", "KS", "KS", "KS", "KS", "KS", ""]
     fill = Move(0, 9, 1)
-    two = hint_report(position("spider", 2, columns, stock="as " * 10))
-    four = hint_report(position("spider", 4, columns, stock="as " * 10))
+    two = hint_report(_spider(2, columns))
+    four = hint_report(_spider(4, columns))
     assert fill in [option.line[0] for option in two.options]
     assert fill not in [option.line[0] for option in four.options]
     assert four.options[0].reason == "turns-card"
