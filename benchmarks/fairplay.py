@@ -13,6 +13,7 @@ import shlex
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -48,19 +49,30 @@ def act(game: Game, report: HintReport, seen: set[object]) -> bool:
     return False
 
 
+def play_out(
+    game: Game,
+    max_actions: int = MAX_ACTIONS,
+    ask: Callable[[Game], HintReport] = hint_report,
+) -> int:
+    """Play ``game`` by the hint (``ask`` gives the report) until it is won, nothing is left to
+    do or ``max_actions`` actions were played; returns the number of actions played."""
+    seen: set[object] = set()
+    actions = 0
+    while not game.is_won and actions < max_actions:
+        seen.add(game.state_key()[:3])
+        if not act(game, ask(game), seen):
+            break
+        actions += 1
+    return actions
+
+
 def play(task: tuple[str, int, str, int]) -> tuple[bool, int, int, float, int]:
     """Play one deal by the hint; returns (won, runs removed, actions, seconds, face-down cards
     left at the end)."""
     game_name, suits, rule, number = task
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
     started = time.perf_counter()
-    seen: set[object] = set()
-    actions = 0
-    while not game.is_won and actions < MAX_ACTIONS:
-        seen.add(game.state_key()[:3])
-        if not act(game, hint_report(game), seen):
-            break
-        actions += 1
+    actions = play_out(game)
     elapsed = time.perf_counter() - started
     down = sum(column.face_down for column in game.columns)
     return game.is_won, len(game.completed), actions, elapsed, down

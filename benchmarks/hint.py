@@ -1,10 +1,11 @@
 """Hint speed: median, p95 and max time of ``hint_report`` on mid-game positions.
 
-    .venv/bin/python benchmarks/hint.py --deals 5
+    .venv/bin/python benchmarks/hint.py --deals 5 [--variants ...]
 
-Each deal is played out by the hint itself (``fairplay.act``, deterministic); every
-position where it is asked between actions ``--from`` and ``--to`` is timed.  Prints a Markdown
-table and the command used.  Not a timed test.
+Each deal is played out by the hint itself (``fairplay.play_out``, deterministic); every
+position where it is asked between actions ``--from`` and ``--to`` is timed.  By default four
+variants: 1-suit and 4-suit Spider (both rules at 4 suits) and 4-suit Spiderette.  Prints a
+Markdown table and the command used.  Not a timed test.
 """
 
 from __future__ import annotations
@@ -18,34 +19,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from fairplay import act
+from fairplay import play_out
+from variants import add_variants_option, selected_variants
 
 from spider import Game
-from spider.solver.hint import hint_report
+from spider.solver.hint import HintReport, hint_report
 
-VARIANTS = [
-    ("spider", 4, "classic"),
-    ("spider", 4, "flexible"),
-    ("spider", 1, "classic"),
-    ("spiderette", 4, "classic"),
-]
+DEFAULT_VARIANTS = "spider-1-classic,spider-4-classic,spider-4-flexible,spiderette-4-classic"
 
 
 def timings(game_name: str, suits: int, rule: str, number: int, low: int, high: int) -> list[float]:
     """Seconds per hint call at the mid-game positions of one deterministic play-out."""
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
-    seen: set[object] = set()
-    times = []
-    for action in range(high):
-        if game.is_won:
-            break
-        seen.add(game.state_key()[:3])
+    times: list[float] = []
+    asked = 0
+
+    def timed_hint(current: Game) -> HintReport:
+        nonlocal asked
         started = time.perf_counter()
-        report = hint_report(game)
-        if action >= low:
+        report = hint_report(current)
+        if asked >= low:
             times.append(time.perf_counter() - started)
-        if not act(game, report, seen):
-            break
+        asked += 1
+        return report
+
+    play_out(game, high, timed_hint)
     return times
 
 
@@ -55,12 +53,13 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="first deal number")
     parser.add_argument("--from", dest="low", type=int, default=20, help="first timed action")
     parser.add_argument("--to", dest="high", type=int, default=200, help="last action + 1")
+    add_variants_option(parser, DEFAULT_VARIANTS)
     args = parser.parse_args()
     print("Command: " + shlex.join([".venv/bin/python", "benchmarks/hint.py", *sys.argv[1:]]))
     print()
     print("| variant | positions | median ms | p95 ms | max ms |")
     print("|---|---|---|---|---|")
-    for game_name, suits, rule in VARIANTS:
+    for game_name, suits, rule in selected_variants(args.variants):
         times: list[float] = []
         for number in range(args.first, args.first + args.deals):
             times += timings(game_name, suits, rule, number, args.low, args.high)

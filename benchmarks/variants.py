@@ -17,9 +17,9 @@ VARIANTS: list[Variant] = [
 ]
 
 
-def add_variants_option(parser: argparse.ArgumentParser) -> None:
+def add_variants_option(parser: argparse.ArgumentParser, default: str = "all") -> None:
     """Add ``--variants`` (``all`` or a comma list like ``spider-4-classic``)."""
-    parser.add_argument("--variants", default="all", help="comma list like spider-4-classic")
+    parser.add_argument("--variants", default=default, help="comma list like spider-4-classic")
 
 
 def selected_variants(option: str) -> list[Variant]:
