@@ -540,12 +540,13 @@ def fill_move(source: Game | VisibleView) -> Move | None:
     best: tuple[float, Move] | None = None
     total0 = sum(map(len, columns)) + sum(down)
     down0 = sum(down)
+    empty = _empty_value(view)
     for move in visible_moves(columns, view.flexible):
         source_column = columns[move.src]
         if columns[move.dst] or (move.count == len(source_column) and not down[move.src]):
             continue
         applied = apply_visible(columns, down, move)
-        value = _evaluate(applied.columns, applied.down, total0, down0, _empty_value(view))
+        value = _evaluate(applied.columns, applied.down, total0, down0, empty)
         if best is None or value > best[0]:
             best = (value, move)
     return None if best is None else best[1]
