@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Final
 
-from ..cards import SUITS, movable_length
+from ..cards import RUN_LENGTH, SUITS, movable_length
 from ..game import Game
 from ..moves import Move
 from .nomoves import find_useful_line
@@ -212,7 +212,7 @@ def _evaluate(
     """
     down_now = sum(down)
     cards = sum(map(len, columns)) + down_now
-    runs = (total0 - cards) // 13
+    runs = (total0 - cards) // RUN_LENGTH
     score = _RUN * runs + _TURN * (down0 - down_now) + empty * columns.count(())
     for column, count in zip(columns, down, strict=True):
         score += _column_score(column, count)

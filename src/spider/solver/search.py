@@ -678,7 +678,7 @@ def _stage_beam(solver: _Solver, limits: _Limits, width: int, budget: int, prune
                         continue
                     seen.add(child_key)
                     child_node = tree.add(node, action)
-                    if not child[1] and all(len(column) == 1 for column in child[0]):
+                    if solver.is_won(child):
                         raise _Found(tree.line(child_node))
                     heapq.heappush(heap, (-child_score, child_node, child_node, child))
                 stored = len(tree.parents) + len(seen) + pool.size
@@ -765,7 +765,7 @@ def _exhaustive(solver: _Solver, limits: _Limits) -> None:
             child_key = key(child)
             if child_key in seen:
                 continue
-            if not child[1] and all(len(column) == 1 for column in child[0]):
+            if solver.is_won(child):
                 raise _Found(tree.line(tree.add(index, action)))
             reason = limits.full()
             if reason is not None:
