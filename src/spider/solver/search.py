@@ -122,6 +122,18 @@ _END_FACTOR: Final = 4
 """The last stage (stock empty, the endgame) gets this many times the budget."""
 
 
+_Piece = tuple[int, int, int, int, int, bytes, int, bytes]
+"""A group a column can move: (count, its bottom card, index of the card under it, that card
+or 0 when the group lies on a face-down card or the bottom, the length of the suited run under
+it when that card is its suited parent or else 0, the column left behind, that column's score,
+the group's cards)."""
+_ColumnInfo = tuple[int, int, tuple[int, ...], int, int, tuple[_Piece, ...]]
+"""(score, suited tail length, wanted cards, start of the movable group, its length, pieces);
+see :meth:`_Solver.column_info`."""
+
+_NO_COLUMNS: Final[list[int]] = []
+"""An empty list of column indices, shared (never modified)."""
+
 State = tuple[tuple[bytes, ...], int]
 Action_ = int | tuple[int, ...]
 """An action code: a primitive move or deal (int), or a macro of primitive moves."""
@@ -215,6 +227,7 @@ class _Solver:
         )
         self.start: State = (start_cols, len(self.stock))
         self.cache: dict[bytes, int] = {}
+        self.infos: dict[bytes, _ColumnInfo] = {}
 
     # ----------------------------------------------------------------- heuristic
 
@@ -285,10 +298,11 @@ class _Solver:
         dst: int,
         cards: bytes,
         action: Action_,
+        scores: list[int],
     ) -> tuple[int, Action_, State]:
         """The scored child where column ``src`` became ``source`` and ``cards`` went onto
         column ``dst`` (a completed run leaves at once).  ``score`` already counts the change
-        of the source column."""
+        of the source column; ``scores`` are the parent's column scores."""
         old_target = columns[dst]
         target = old_target + cards
         run = 0
@@ -300,7 +314,7 @@ class _Solver:
         new[src] = source
         new[dst] = target
         return (
-            score + self.column_score(target) - self.column_score(old_target) + run,
+            score + self.column_score(target) - scores[dst] + run,
             action,
             (tuple(new), stock),
         )
@@ -315,6 +329,8 @@ class _Solver:
         length: int,
         empty_all: list[int],
         by_rank: list[list[int]],
+        by_card: dict[int, list[int]],
+        scores: list[int],
         out: list[tuple[int, Action_, State]],
     ) -> None:
         """Classic rule: move several suited groups of a descending sequence together, parking
@@ -337,7 +353,7 @@ class _Solver:
             parked = len(segments) - 1
             card = column[position]
             rank = card & 15
-            targets = [dst for dst in by_rank[rank + 1] if columns[dst][-1] == card + 1]
+            targets = by_card.get(card + 1, _NO_COLUMNS)
             if not targets:
                 targets = by_rank[rank + 1]
             if position > 1 and parked < len(empty_all):
@@ -345,7 +361,7 @@ class _Solver:
             if not targets:
                 continue
             source = _turn_top(column[:position])
-            delta_source = column_score(source) - column_score(column)
+            delta_source = column_score(source) - scores[src]
             block = column[position:]
             for dst in targets:
                 temps = [index for index in empty_all if index != dst][:parked]
@@ -360,28 +376,41 @@ class _Solver:
                 )
                 out.append(
                     self._placed(
-                        columns, stock, score + delta_source, src, source, dst, block, tuple(codes)
+                        columns,
+                        stock,
+                        score + delta_source,
+                        src,
+                        source,
+                        dst,
+                        block,
+                        tuple(codes),
+                        scores,
                     )
                 )
 
-    def _tails(self, columns: tuple[bytes, ...]) -> tuple[list[int], set[int]]:
-        """Suited tail length of each column, and the cards at the bottom of the suited
-        segments of the movable groups (cards that would gladly move onto their suit)."""
-        flexible = self.flexible
-        tails: list[int] = []
-        wanted: set[int] = set()
-        for column in columns:
-            size = len(column)
-            first_up = column[0] + 1
-            if size <= first_up:
-                tails.append(0)
-                continue
+    def column_info(self, column: bytes) -> _ColumnInfo:
+        """What move generation needs to know about one column (cached; it depends only on the
+        column): its score, the length of its suited tail, the cards at the bottom of the
+        suited segments of its movable group (cards that would gladly move onto their suit),
+        where that group starts and how long it is, and one :data:`_Piece` per group it can
+        move."""
+        infos = self.infos
+        cached = infos.get(column)
+        if cached is not None:
+            return cached
+        column_score = self.column_score
+        score = column_score(column)
+        size = len(column)
+        first_up = column[0] + 1
+        if size <= first_up:
+            info: _ColumnInfo = (score, 0, (), size, 0, ())
+        else:
             position = size - 1
             while position > first_up and column[position - 1] == column[position] + 1:
                 position -= 1
-            tails.append(size - position)
-            wanted.add(column[position])
-            if flexible:
+            tail = size - position
+            wanted = [column[position]]
+            if self.flexible:
                 while (
                     position > first_up
                     and (column[position - 1] & 15) == (column[position] & 15) + 1
@@ -389,8 +418,29 @@ class _Solver:
                     position -= 1
                     while position > first_up and column[position - 1] == column[position] + 1:
                         position -= 1
-                    wanted.add(column[position])
-        return tails, wanted
+                    wanted.append(column[position])
+            length = movable_length(column, first_up, self.flexible)
+            pieces = []
+            for count in range(1, length + 1):
+                card = column[-count]
+                base = size - count  # index of the card under the group
+                under = column[base - 1] if base > first_up else 0
+                below = 0  # length of the suited run the group leaves, when it sits on one
+                if under == card + 1:
+                    below = 1
+                    index = base - 1
+                    while index > first_up and column[index - 1] == column[index] + 1:
+                        below += 1
+                        index -= 1
+                source = _turn_top(column[:base])
+                pieces.append(
+                    (count, card, base, under, below, source, column_score(source), column[base:])
+                )
+            info = (score, tail, tuple(wanted), size - length, length, tuple(pieces))
+        if len(infos) > 50_000:
+            infos.clear()
+        infos[column] = info
+        return info
 
     def children(self, state: State, score: int, prune: int) -> list[tuple[int, Action_, State]]:
         """(score, action code, child) for the moves and the deal; code -1 is the deal.
@@ -418,6 +468,9 @@ class _Solver:
             return []  # fewer cards than columns: no deal can ever happen again (dead)
         flexible = self.flexible
         column_score = self.column_score
+        column_info = self.column_info
+        infos = [column_info(column) for column in columns]
+        scores = [info[0] for info in infos]
         empties = empty_all = [index for index, column in enumerate(columns) if len(column) == 1]
         if empties and prune:
             empties = empties[:1]
@@ -426,41 +479,34 @@ class _Solver:
             late = [index for index in empties if index >= stock][:1]
             empties = [index for index in empties if index < stock] + late
         by_rank: list[list[int]] = [[] for _ in range(15)]
+        by_card: dict[int, list[int]] = {}  # columns by their top card (exact suit and rank)
         for index, column in enumerate(columns):
             if len(column) > 1:
-                by_rank[column[-1] & 15].append(index)
+                top = column[-1]
+                by_rank[top & 15].append(index)
+                if top in by_card:
+                    by_card[top].append(index)
+                else:
+                    by_card[top] = [index]
         out: list[tuple[int, Action_, State]] = []
         if prune == _STRICT:
-            tails, wanted = self._tails(columns)
-        for src, column in enumerate(columns):
-            size = len(column)
-            first_up = column[0] + 1
-            if size <= first_up:
-                continue
-            length = movable_length(column, first_up, flexible)
-            position = size - length  # index of the bottom card of the movable group
-            old_source = column_score(column)
-            for count in range(1, length + 1):
-                card = column[-count]
+            wanted = {card for info in infos for card in info[2]}
+        for src, (source_score, _, _, position, length, pieces) in enumerate(infos):
+            for count, card, base, under, below, source, score_after, group in pieces:
                 rank = card & 15
-                base = size - count  # index of the card under the group
+                if not by_rank[rank + 1] and not empties:
+                    continue  # nowhere to go (the common case: skip the pruning rules)
                 if prune == _LOOSE:
-                    targets = [dst for dst in by_rank[rank + 1] if columns[dst][-1] == card + 1]
+                    targets = by_card.get(card + 1, _NO_COLUMNS)
                     if not targets:
                         targets = by_rank[rank + 1]
                     if empties and base > 1:
                         targets = targets + empties
                 elif prune:
-                    suited = [dst for dst in by_rank[rank + 1] if columns[dst][-1] == card + 1]
-                    under = column[base - 1] if base > first_up else 0
-                    if under == card + 1:
+                    suited = by_card.get(card + 1, _NO_COLUMNS)
+                    if below:
                         # Splitting a suited run: only onto its suit, and only to lengthen it.
-                        below = 1
-                        index = base - 1
-                        while index > first_up and column[index - 1] == column[index] + 1:
-                            below += 1
-                            index -= 1
-                        targets = [dst for dst in suited if tails[dst] > below]
+                        targets = [dst for dst in suited if infos[dst][1] > below]
                     elif under and (under & 15) == rank + 1 and under - 1 not in wanted:
                         # A sideways move from one link to another helps only when it frees
                         # a card that a group of its suit is waiting for.
@@ -479,10 +525,7 @@ class _Solver:
                         ]
                 if not targets:
                     continue
-                source = _turn_top(column[:base])
-                delta_source = column_score(source) - old_source
-                group = column[base:]
-                moved_score = score + delta_source
+                moved_score = score + score_after - source_score
                 for dst in targets:
                     out.append(
                         self._placed(
@@ -494,11 +537,22 @@ class _Solver:
                             dst,
                             group,
                             src << 8 | dst << 4 | count,
+                            scores,
                         )
                     )
-            if prune and not flexible and len(empty_all) and position > first_up:
+            if prune and not flexible and empty_all and position > columns[src][0] + 1:
                 self._supermoves(
-                    columns, stock, score, src, position, length, empty_all, by_rank, out
+                    columns,
+                    stock,
+                    score,
+                    src,
+                    position,
+                    length,
+                    empty_all,
+                    by_rank,
+                    by_card,
+                    scores,
+                    out,
                 )
         if stock and not empty_all:
             dealt_before = self.stock_total - stock
@@ -514,7 +568,7 @@ class _Solver:
                     column, removed = _settle(column)
                     completed = completed or removed
                 new[index] = column
-                dealt_score += column_score(column) - column_score(old)
+                dealt_score += column_score(column) - scores[index]
             child: State = (tuple(new), stock - dealt)
             out.append((self.score(child) if completed else dealt_score, -1, child))
         return out
