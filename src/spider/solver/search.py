@@ -805,13 +805,20 @@ def _exhaustive(solver: _Solver, limits: _Limits) -> None:
     heap: list[tuple[int, int]] = [(-solver.score(start), 0)]
     children = solver.children
     key = solver.key
+    is_won = solver.is_won
+    add_seen = seen.add
+    add_state = states.append
+    push = heapq.heappush
+    pop = heapq.heappop
+    add_node = tree.add
     base_positions = limits.positions
+    max_positions = limits.max_positions
     limits.stored = 1
     while heap:
         reason = limits.tick()
         if reason is not None:
             raise _Stopped(reason)
-        negative, index = heapq.heappop(heap)
+        negative, index = pop(heap)
         state = states[index]
         assert state is not None
         states[index] = None
@@ -819,16 +826,18 @@ def _exhaustive(solver: _Solver, limits: _Limits) -> None:
             child_key = key(child)
             if child_key in seen:
                 continue
-            if solver.is_won(child):
-                raise _Found(tree.line(tree.add(index, action)))
-            reason = limits.full()
-            if reason is not None:
-                raise _Stopped(reason)
-            seen.add(child_key)
-            states.append(child)
-            heapq.heappush(heap, (-child_score, tree.add(index, action)))
-            limits.stored = len(seen)
-            limits.positions = base_positions + len(seen)
+            if not child[1] and is_won(child):
+                limits.positions = base_positions + len(seen)
+                raise _Found(tree.line(add_node(index, action)))
+            if len(seen) >= max_positions:
+                limits.stored = len(seen)
+                limits.positions = base_positions + len(seen)
+                raise _Stopped(limits.full() or "memory-limit")
+            add_seen(child_key)
+            add_state(child)
+            push(heap, (-child_score, add_node(index, action)))
+        limits.stored = len(seen)
+        limits.positions = base_positions + len(seen)
         limits.frontier = len(heap)
 
 
