@@ -74,12 +74,13 @@ def install(session: Session) -> None:
     def op_status(request: dict[str, Any]) -> list[dict[str, Any]]:
         game = session._require_game()
         limit = int(_number(request, "node_limit", DEFAULT_NODE_LIMIT, 1, 10**8))
-        report = check_no_moves(game, limit)
+        view = VisibleView.from_game(game)
+        report = check_no_moves(view, limit)
         session.set_extra(
             {
                 "no_moves": report.no_more_moves,
                 "no_moves_status": report.status,
-                "deal_possible": VisibleView.from_game(game).deal_ever_possible,
+                "deal_possible": view.deal_ever_possible,
             }
         )
         return []
