@@ -94,7 +94,8 @@ def extend(catalogue: dict[str, dict[str, object]], count: int, node_limit: int)
             number = sequence.randint(0, MAX_NUMBER)
             started = time.monotonic()
             result = solve(
-                Game.new(game, suits=suits, number=number), time_limit=None,
+                Game.new(game, suits=suits, number=number),
+                time_limit=None,
                 node_limit=node_limit,
             )
             tried += 1

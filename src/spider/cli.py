@@ -153,8 +153,10 @@ def _command_hint(args: argparse.Namespace) -> int:
         return 0
     for rank, option in enumerate(report.options):
         marker = "*" if rank == args.index % len(report.options) else " "
-        print(f"{marker} {rank + 1:2d}. {option.move.text():5s} {option.text}"
-              f"  (line: {' '.join(move.text() for move in option.line)})")
+        print(
+            f"{marker} {rank + 1:2d}. {option.move.text():5s} {option.text}"
+            f"  (line: {' '.join(move.text() for move in option.line)})"
+        )
     print("Deal possible: " + ("yes" if report.deal_possible else "no"))
     return 0
 
@@ -185,8 +187,10 @@ def _command_solve(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), indent=2))
     else:
         label = game.code or "position"
-        print(f"{label}: {result.status} ({result.reason}) after {result.positions} positions "
-              f"in {result.elapsed:.2f}s")
+        print(
+            f"{label}: {result.status} ({result.reason}) after {result.positions} positions "
+            f"in {result.elapsed:.2f}s"
+        )
         if result.solution:
             print(f"Solution ({len(result.solution)} actions, replayed through the engine):")
             print(" ".join(result.solution))
@@ -216,8 +220,12 @@ def _command_analyze(args: argparse.Namespace) -> int:
         print(f"spider: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted: the results so far are in " + str(out) +
-              "; run the same command again to resume", file=sys.stderr)
+        print(
+            "\ninterrupted: the results so far are in "
+            + str(out)
+            + "; run the same command again to resume",
+            file=sys.stderr,
+        )
         return 130
     for line in summary.lines():
         print(line)
@@ -251,8 +259,12 @@ def _add_solver_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     analyze.add_argument("--memory", type=float, default=2048, help="memory bound per deal, MB")
     analyze.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     analyze.add_argument("--out", required=True, help="results file (.csv or .json); resumes")
-    analyze.add_argument("--dask", default=None, metavar="ADDRESS",
-                         help="run on a Dask distributed scheduler at ADDRESS")
+    analyze.add_argument(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Dask distributed scheduler at ADDRESS",
+    )
     analyze.set_defaults(handler=_command_analyze)
 
 
@@ -281,4 +293,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-

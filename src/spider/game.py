@@ -167,9 +167,7 @@ class Game:
         if winnable:
             if number is not None:
                 raise ValueError("give a deal number or ask for a winnable deal, not both")
-            number = random_winnable_number(
-                options.game, options.suits, options.rule, avoid=avoid
-            )
+            number = random_winnable_number(options.game, options.suits, options.rule, avoid=avoid)
         elif number is None:
             number = random.randrange(MAX_NUMBER + 1)
         return cls._deal_new(options, number, undo_limit)
