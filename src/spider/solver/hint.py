@@ -6,10 +6,12 @@ cannot read a face-down card or the stock order.  It looks ahead over sequences 
 moves); a move that turns a card ends in an unknown card (:data:`~spider.solver.view.UNKNOWN`)
 that nothing can be put on, exactly as the player knows it.  Each reachable position is scored
 by a heuristic over visible facts: runs completed, cards turned, empty columns, one-suit and
-any-suit links, and disorder left on top of face-down cards.  A move is offered when the best
-line starting with it ends better than the current position; the offers are ranked, so asking
-again gives the next-best one.  A deal is never suggested: when no move helps, the hint says so
-and says whether a deal is possible.
+any-suit links, and disorder left on top of face-down cards.  In 4-suit classic games a turned
+card is not worth a flat bonus but what it can be expected to do, over the cards the player has
+not seen (:class:`_Reveal`).  A move is offered when the best line starting with it ends better
+than the current position; the offers are ranked, so asking again gives the next-best one.  A
+deal is never suggested: when no move helps, the hint says so and says whether a deal is
+possible.
 
 When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
 "no more moves") looks for any line that turns a card or completes a run, and suggests its
@@ -65,6 +67,11 @@ _BREAK: Final = 5
 _COVER: Final = 2
 _STEP: Final = 1.0  # cost of each move of a line, so shorter lines win ties
 _HELPS: Final = 0.5  # a line must gain more than this to be offered
+
+# What a turned card is worth in 4-suit classic games (see _Reveal): chances over unseen cards.
+_REVEAL_FREE: Final = 2.5  # times what moving the new card away frees (a turn or an empty column)
+_REVEAL_SUITED: Final = 40  # per chance of a one-suit link: it goes onto a top or takes a group
+_REVEAL_LOOSE: Final = 30  # per chance that it can take a loose group of any suit
 
 Columns = tuple[tuple[int, ...], ...]
 
@@ -203,6 +210,78 @@ def _empty_value(view: VisibleView) -> int:
     return _EMPTY_FOUR_SUITS if view.suits == 4 and not view.flexible else _EMPTY
 
 
+def _expects_reveals(view: VisibleView) -> bool:
+    """True when a turned card is valued by expectation (:class:`_Reveal`): 4-suit classic."""
+    return view.suits == 4 and not view.flexible
+
+
+class _Reveal:
+    """What the unknown cards of a lookahead position are expected to be worth.
+
+    The unseen cards (:meth:`VisibleView.unseen_cards`: the deck minus the face-up cards and the
+    runs removed) are equally likely to be any card just turned, so for each unknown top card
+    the chances are taken over them, against the known top cards of the other columns:
+
+    * it can move onto a top card one rank higher (any suit): that frees its column, which
+      turns the next card, or empties the column when no face-down card is left, worth
+      ``_REVEAL_FREE`` times the value of a turn or of an empty column;
+    * it links in one suit: it is one rank below a top card of its suit, or one rank above the
+      bottom card of a movable group of its suit (``_REVEAL_SUITED``);
+    * it can take a *loose* group (one on a face-down card, at the bottom of its column or on
+      a card that is not one rank higher) of any suit (``_REVEAL_LOOSE``).
+
+    Only visible facts take part.  This replaces the flat value of a turned card, so lines are
+    judged by what the cards they turn will probably allow, and the last card of a column is
+    worth more than others (the column may empty).
+    """
+
+    def __init__(self, view: VisibleView) -> None:
+        counts = view.unseen_cards()
+        total = sum(counts.values()) or 1
+        self.card = [0.0] * 64  # chance by engine int (suit << 4 | rank; ranks 0 and 14-15 stay 0)
+        self.rank = [0.0] * 16  # chance by rank
+        for card, count in sorted(counts.items()):
+            self.card[card] += count / total
+            self.rank[card & 15] += count / total
+        self.turn = _REVEAL_FREE * _TURN
+        self.empty = _REVEAL_FREE * _empty_value(view)
+
+    def value(self, columns: Columns, down: tuple[int, ...]) -> float:
+        """The expected worth of the unknown top cards of ``columns`` (0 when there are none)."""
+        card, rank = self.card, self.rank
+        top_cards: set[int] = set()
+        top_ranks: set[int] = set()
+        bases: set[int] = set()
+        loose_ranks: set[int] = set()
+        unknown: list[int] = []
+        for index, column in enumerate(columns):
+            if not column:
+                continue
+            top = column[-1]
+            if top == UNKNOWN:
+                unknown.append(index)
+                continue
+            top_cards.add(top)
+            top_ranks.add(top & 15)
+            length = movable_length(column, 0, False)
+            base = column[-length]
+            if (base & 15) < 13:
+                bases.add(base)
+                if length == len(column) or (column[-length - 1] & 15) != (base & 15) + 1:
+                    loose_ranks.add(base & 15)
+        if not unknown:
+            return 0.0
+        moves = sum(rank[top - 1] for top in sorted(top_ranks))
+        suited = sum(card[top - 1] for top in sorted(top_cards))
+        suited += sum(card[base + 1] for base in sorted(bases))
+        loose = sum(rank[base + 1] for base in sorted(loose_ranks))
+        common = _REVEAL_SUITED * suited + _REVEAL_LOOSE * loose
+        total = 0.0
+        for index in unknown:
+            total += common + (self.turn if down[index] else self.empty) * moves
+        return total
+
+
 def _evaluate(
     columns: Columns, down: tuple[int, ...], total0: int, down0: int, empty: int
 ) -> float:
@@ -224,12 +303,16 @@ class _Search:
 
     Nodes are ordered by value minus ``_STEP`` per move; the search stops when the positions it
     has generated plus those it has expanded reach ``budget``.
-    For each first move it keeps the best node reached through it.
+    For each first move it keeps the best node reached through it.  In 4-suit classic games a
+    turned card counts no flat bonus: every position with unknown cards adds their expected
+    worth (:class:`_Reveal`) instead.
     """
 
     def __init__(self, view: VisibleView, budget: int) -> None:
         self.flexible = view.flexible
         self.empty = _empty_value(view)
+        self.reveal = _Reveal(view) if _expects_reveals(view) else None
+        self.turn = 0 if self.reveal is not None else _TURN
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
         self.budget = budget
@@ -242,7 +325,7 @@ class _Search:
     def run(self, columns: Columns, down: tuple[int, ...], root: float) -> dict[Move, _Best]:
         """The best line (and its net value) found for each useful first move."""
         self.seen.add((columns, down))
-        self._expand((0.0, -1, columns, down, root, 0, -1))
+        self._expand((0.0, -1, columns, down, root, 0, -1, False))
         while self.heap and self.nodes < self.budget:
             self.nodes += 1
             self._expand(heapq.heappop(self.heap))
@@ -254,8 +337,9 @@ class _Search:
 
     def _expand(self, node: _Node) -> None:
         """Push every unseen child of ``node`` and update the best line of its first move."""
-        _, node_id, columns, down, value, depth, first = node
+        _, node_id, columns, down, value, depth, first, unknown = node
         depth += 1
+        reveal = self.reveal
         for move in _useful_moves(columns, down, self.flexible):
             applied = apply_visible(columns, down, move)
             key = (applied.columns, applied.down)
@@ -263,22 +347,27 @@ class _Search:
                 continue
             self.seen.add(key)
             self.nodes += 1
-            child = value + _delta(columns, down, move, applied, self.empty)
+            child = value + _delta(columns, down, move, applied, self.empty, self.turn)
             child_id = len(self.parents)
             self.parents.append((node_id, move))
             root_move = child_id if first < 0 else first
             net = child - _STEP * depth
+            turned = unknown or applied.flipped > 0
+            if turned and reveal is not None:
+                net += reveal.value(applied.columns, applied.down)
             known = self.best.get(root_move)
             if known is None or net > known[0]:
                 self.best[root_move] = (net, child_id)
             heapq.heappush(
-                self.heap, (-net, child_id, applied.columns, applied.down, child, depth, root_move)
+                self.heap,
+                (-net, child_id, applied.columns, applied.down, child, depth, root_move, turned),
             )
 
 
 _Best = tuple[float, tuple[Move, ...]]
-# A search node: (-net value, id, columns, down, value, depth, id of its first move's node).
-_Node = tuple[float, int, Columns, tuple[int, ...], float, int, int]
+# A search node: (-net value, id, columns, down, value, depth, id of its first move's node,
+# whether a card was turned on the way); ``value`` leaves out the worth of unknown cards.
+_Node = tuple[float, int, Columns, tuple[int, ...], float, int, int, bool]
 
 
 def _line(parents: list[tuple[int, Move]], node: int) -> tuple[Move, ...]:
@@ -290,9 +379,17 @@ def _line(parents: list[tuple[int, Move]], node: int) -> tuple[Move, ...]:
 
 
 def _delta(
-    columns: Columns, down: tuple[int, ...], move: Move, applied: Applied, empty: int
+    columns: Columns,
+    down: tuple[int, ...],
+    move: Move,
+    applied: Applied,
+    empty: int,
+    turn: float = _TURN,
 ) -> float:
-    """How much the value changes with a move (only its two columns change)."""
+    """How much the value changes with a move (only its two columns change).
+
+    ``turn`` is the flat value of a turned card (0 where :class:`_Reveal` values it instead).
+    """
     src, dst = move.src, move.dst
     new_columns, new_down = applied.columns, applied.down
     emptied = (
@@ -304,7 +401,7 @@ def _delta(
         + _column_score(new_columns[dst], new_down[dst])
         - _column_score(columns[src], down[src])
         - _column_score(columns[dst], down[dst])
-        + _TURN * applied.flipped
+        + turn * applied.flipped
         + (_RUN if applied.run_suit >= 0 else 0)
     )
 

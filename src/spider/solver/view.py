@@ -1,10 +1,10 @@
 """The visible view of a position: what a player can see, and nothing else.
 
 A :class:`VisibleView` holds the face-up cards of each column, the *number* of face-down cards
-under them, the *number* of cards left in the stock and the number of runs already removed.  It
-is built from a :class:`~spider.game.Game` by :meth:`VisibleView.from_game`, which is the only
-place that touches the game; the hint and the "no more moves" check take a view, so they cannot
-read a face-down card or the stock order even by mistake.
+under them, the *number* of cards left in the stock and the runs already removed (with their
+suits).  It is built from a :class:`~spider.game.Game` by :meth:`VisibleView.from_game`, which
+is the only place that touches the game; the hint and the "no more moves" check take a view, so
+they cannot read a face-down card or the stock order even by mistake.
 
 Lookahead over visible information plays moves on views.  When a move turns a face-down card its
 identity is unknown, so the new top card is written :data:`UNKNOWN` (``0``): nothing can be put
@@ -19,6 +19,7 @@ from typing import Final
 from ..cards import RUN_LENGTH, ends_in_run, movable_length
 from ..game import Game
 from ..moves import Move
+from ..options import Options
 
 __all__ = [
     "RUN_LENGTH",
@@ -43,7 +44,8 @@ class VisibleView:
     """The player's view of a position (face-up cards, counts of hidden cards).
 
     ``columns[i]`` are the face-up cards of column ``i`` as engine ints, bottom to top;
-    ``down[i]`` is how many face-down cards lie under them.
+    ``down[i]`` is how many face-down cards lie under them.  ``removed_suits`` are the suit
+    indices of the runs removed so far (the player saw them go), in order.
     """
 
     game: str
@@ -54,6 +56,7 @@ class VisibleView:
     stock_cards: int
     removed: int
     runs_to_win: int
+    removed_suits: tuple[int, ...] = ()
 
     @classmethod
     def from_game(cls, game: Game) -> VisibleView:
@@ -70,6 +73,7 @@ class VisibleView:
             stock_cards=len(game._stock),
             removed=len(game._removed),
             runs_to_win=game.options.runs_to_win,
+            removed_suits=tuple(game._removed),
         )
 
     @property
@@ -108,6 +112,26 @@ class VisibleView:
         face-down cards turns one instead.
         """
         return self.stock_cards > 0 and not self.deal_blocked_forever
+
+    def unseen_cards(self) -> dict[int, int]:
+        """How many copies of each card the player has not seen: face-down cards and stock.
+
+        The deck of the variant minus the face-up cards and the runs removed (each one suit,
+        King to Ace), as ``{engine int: copies}`` for the cards with copies left.  It says
+        nothing about *where* those cards are.  When ``removed_suits`` does not list every
+        removed run (a hand-built view), the missing runs are not subtracted.
+        """
+        counts: dict[int, int] = {}
+        for card in Options.make(self.game, self.suits).composition():
+            counts[card] = counts.get(card, 0) + 1
+        for column in self.columns:
+            for card in column:
+                if card != UNKNOWN:
+                    counts[card] -= 1
+        for suit in self.removed_suits:
+            for rank in range(1, RUN_LENGTH + 1):
+                counts[suit << 4 | rank] -= 1
+        return {card: count for card, count in counts.items() if count > 0}
 
     def moves(self) -> list[Move]:
         """Every legal card move of the view (the same list as ``Game.legal_moves``)."""
