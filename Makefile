@@ -21,7 +21,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 
 typecheck: setup
 	$(BIN)/mypy --strict src/spider
