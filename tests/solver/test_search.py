@@ -237,3 +237,90 @@ def test_child_scores_equal_the_full_score(
         if not children:
             break
         score, state = data.draw(st.sampled_from(children))
+
+
+def _schedule(
+    monkeypatch: pytest.MonkeyPatch, complete: tuple[int, int] | None = None
+) -> list[tuple[int, int, int]]:
+    """The beams the finding phase runs, as (pruning, width, heuristic), with a stand-in beam
+    that costs its width in expansions (ten times that at the loose level), finds nothing and
+    reports ``complete`` (nothing cut) for the beam (pruning, width) given."""
+    from spider.solver import search
+
+    game = Game.new("spider", suits=4, rule="classic", number=0)
+    solvers = [search._Solver(game, weights) for weights in search._PORTFOLIO]
+    limits = search._Limits(0.0, None, None, 2048, None, None, 5000)
+    calls: list[tuple[int, int, int]] = []
+
+    def stand_in(
+        solver: search._Solver, limits: search._Limits, width: int, budget: int, prune: int
+    ) -> bool:
+        calls.append((prune, width, solvers.index(solver)))
+        limits.expanded += width * (10 if prune == search._LOOSE else 1)
+        return (prune, width) == complete
+
+    monkeypatch.setattr(search, "_stage_beam", stand_in)
+    search._find(solvers, limits)
+    return calls
+
+
+def test_finding_phase_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spider.solver.search import _LOOSE, _STRICT
+
+    calls = _schedule(monkeypatch)
+    # The head start: widths 4 and 8 with every heuristic in turn, then the first loose beam.
+    assert calls[:9] == [
+        *[(_STRICT, 4, member) for member in range(4)],
+        *[(_STRICT, 8, member) for member in range(4)],
+        (_LOOSE, 8, 0),
+    ]
+    # Every track doubles its width up to its widest beam, and then the phase ends.
+    for member in range(4):
+        widths = [width for prune, width, index in calls if prune == _STRICT and index == member]
+        assert widths == [4, 8, 16, 32, 64, 128, 256, 512]
+    loose = [width for prune, width, index in calls if prune == _LOOSE]
+    assert loose == [8, 16, 32, 64, 128]
+    assert all(index == 0 for prune, _, index in calls if prune == _LOOSE)
+    # After the head start, a loose beam starts only when the strict tracks have done more work.
+    strict_work = loose_work = 0
+    for prune, width, _ in calls:
+        if prune == _LOOSE:
+            assert width == 8 or loose_work <= strict_work
+            loose_work += 10 * width
+        else:
+            strict_work += width
+
+
+def test_a_beam_that_cut_nothing_ends_its_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spider.solver.search import _LOOSE, _STRICT
+
+    # A strict beam: no strict beam follows, of any width or heuristic; the loose track goes on.
+    calls = _schedule(monkeypatch, complete=(_STRICT, 16))
+    first = next(i for i, (prune, width, _) in enumerate(calls) if (prune, width) == (_STRICT, 16))
+    assert [width for _, width, _ in calls[first + 1 :]] == [16, 32, 64, 128]
+    assert all(prune == _LOOSE for prune, _, _ in calls[first + 1 :])
+    # A loose beam: the phase ends at once (the sound phase takes over).
+    calls = _schedule(monkeypatch, complete=(_LOOSE, 16))
+    assert calls[-1] == (_LOOSE, 16, 0)
+
+
+def test_a_wide_strict_beam_wins_where_narrow_ones_do_not() -> None:
+    from spider.solver import search
+
+    # Spiderette 4-suit deal 98: the strict beams of width 128 find no win; width 512 does.
+    game = Game.new("spiderette", suits=4, rule="classic", number=98)
+    solver = search._Solver(game)
+
+    def beam(width: int) -> bool:
+        limits = search._Limits(0.0, None, None, 2048, None, None, 5000)
+        try:
+            search._stage_beam(solver, limits, width, search._WIDE_BUDGET, search._STRICT)
+        except search._Found as found:
+            replay = game.copy(history=False)
+            for code in found.line:
+                replay.push(search._action(code))
+            return replay.is_won
+        return False
+
+    assert not beam(128)
+    assert beam(512)

@@ -31,10 +31,13 @@ The search has two phases:
    are preferred.  *Loose* (``_LOOSE``) allows the sideways moves too.  At both, one empty column
    stands for all, and in the classic rule *supermoves* move several suited groups of a
    descending sequence at once by parking the upper groups in empty columns (a macro of
-   primitive moves).  The beam widens through ``_STAGE_BEAMS``, alternating the levels, until a
-   solution is found; a level whose beam cut nothing is not widened again.  Each strict beam up
-   to width 8 is run with every heuristic of a small portfolio (``_PORTFOLIO``) before the beam
-   widens: on hard deals one weighting often finds at width 8 what another misses at width 32.
+   primitive moves).  The beams run on *tracks* (``_find``): one strict track for each
+   heuristic of a small portfolio (``_PORTFOLIO``) and one loose track, each beam of a track
+   twice as wide as its last (strict up to 512, loose up to 128).  Every strict track first
+   runs widths 4 and 8: on hard deals one weighting often finds at width 8 what another misses
+   at width 32.  Then the strict tracks together get twice the work of the loose one, counted
+   in expansions: where the strict space is narrow (Spiderette 4-suit) a wide strict beam is
+   cheap and often wins.  A level whose beam cut nothing is not widened again.
 2. **Proof** (sound): when a loose stage beam cut nothing (the pruned space is small) or every
    beam failed, a best-first search over every legal action except those giving the same canonical
    key (moves into a second empty column no deal reaches, a whole such column into such an empty
@@ -90,33 +93,35 @@ _PORTFOLIO: Final = (
     _Weights(down=80, break_down=15, cover=5),
 )
 """The finding phase's heuristics.  A beam that fails with one often succeeds at once with
-another (hard deals have heavy-tailed solving times), so each narrow strict beam is tried with
-every one in turn before the beam widens; the loose and the wide beams, costlier, use the first
-only.  The first also orders the sound phase."""
+another (hard deals have heavy-tailed solving times), so each has its own strict track; the
+loose track, costlier, uses the first only.  The first also orders the sound phase."""
 
 _PORTFOLIO_WIDTH: Final = 8
-"""The widest strict beam that runs every heuristic of the portfolio.  The hard Spider deals the
-portfolio wins are won at width 8; in Spiderette four runs of a wider beam only cost time."""
+"""The strict beams up to this width run with every heuristic of the portfolio, in order,
+before anything else (the head start); most deals are won there."""
 
 _STRICT: Final = 2
 """Pruning level of the finding phase: only moves that gain something (see ``children``)."""
 _LOOSE: Final = 1
 """Pruning level of the finding phase's fallback: sideways moves allowed too."""
 
-_STAGE_BEAMS: Final = (
-    (4, 500, _STRICT),
-    (8, 1500, _STRICT),
-    (8, 1500, _LOOSE),
-    (16, 4000, _STRICT),
-    (16, 4000, _LOOSE),
-    (32, 10000, _STRICT),
-    (32, 10000, _LOOSE),
-    (64, 30000, _STRICT),
-    (64, 30000, _LOOSE),
-    (128, 100000, _STRICT),
-    (128, 100000, _LOOSE),
-)
-"""(width, budget, pruning) of the successive stage beams of the finding phase."""
+_FIRST_WIDTH: Final = {_STRICT: 4, _LOOSE: 8}
+"""The width of each level's first beam; each next beam of a track doubles it."""
+
+_WIDEST: Final = {_STRICT: 512, _LOOSE: 128}
+"""The widest beam of each level.  Strict beams stay cheap when the strict space is narrow (in
+Spiderette 4-suit a width-512 strict beam takes a few seconds), so they go wider."""
+
+_BUDGETS: Final = {4: 500, 8: 1500, 16: 4000, 32: 10000, 64: 30000}
+"""Expansions per stage start of a beam of each width; wider beams get ``_WIDE_BUDGET``."""
+_WIDE_BUDGET: Final = 100000
+
+_LOOSE_SHARE: Final = 2
+"""The strict tracks together get this many times the work of the loose track."""
+
+_GROWTH: Final = 3
+"""How many times the work of a track's last beam its next beam is expected to cost (the width
+doubles, and the budget grows with it)."""
 
 _END_FACTOR: Final = 4
 """The last stage (stock empty, the endgame) gets this many times the budget."""
@@ -792,6 +797,66 @@ class _Pool:
         return [(score, node, state) for score, _, node, state in chosen]
 
 
+def _find(solvers: list[_Solver], limits: _Limits) -> None:
+    """The finding phase: stage beams on *tracks*, until a win is found or every track ends.
+
+    There is one strict track per heuristic of the portfolio (``solvers``) and one loose track
+    (the first heuristic).  Each beam of a track doubles its width, up to ``_WIDEST``.  First
+    every strict track runs its beams up to ``_PORTFOLIO_WIDTH`` (the head start).  Then the
+    loose track and the strict tracks together share the work: the side runs whose work after
+    its next beam would be smaller, where a next beam is expected to cost ``_GROWTH`` times the
+    track's last one; on the strict side, the track whose work would be smallest runs.  Work
+    is counted in expansions rather than seconds, so node-limited runs stay deterministic.
+
+    A beam that cut nothing has searched its level's whole pruned space: a strict one ends every
+    strict track, a loose one ends the phase (the sound phase then proves or solves a small
+    space).  Raises :class:`_Found` or :class:`_Stopped`.
+    """
+    count = len(solvers)
+    strict_width = [_FIRST_WIDTH[_STRICT]] * count
+    strict_cost = [0] * count
+    strict_last = [0] * count
+    loose_width = _FIRST_WIDTH[_LOOSE]
+    loose_cost = loose_last = 0
+    while True:
+        strict_open = [index for index in range(count) if strict_width[index] <= _WIDEST[_STRICT]]
+        loose_open = loose_width <= _WIDEST[_LOOSE]
+        if not strict_open and not loose_open:
+            return
+        head_start = any(strict_width[index] <= _PORTFOLIO_WIDTH for index in strict_open)
+        if head_start:
+            member = min(strict_open, key=lambda index: (strict_width[index], index))
+        elif strict_open:
+            member = min(
+                strict_open,
+                key=lambda index: (strict_cost[index] + _GROWTH * strict_last[index], index),
+            )
+        before = limits.expanded
+        if loose_open and (
+            not strict_open
+            or (
+                not head_start
+                and _LOOSE_SHARE * (loose_cost + _GROWTH * loose_last)
+                <= sum(strict_cost) + _GROWTH * strict_last[member]
+            )
+        ):
+            if _stage_beam(
+                solvers[0], limits, loose_width, _BUDGETS.get(loose_width, _WIDE_BUDGET), _LOOSE
+            ):
+                return
+            loose_last = limits.expanded - before
+            loose_cost += loose_last
+            loose_width *= 2
+            continue
+        width = strict_width[member]
+        if _stage_beam(solvers[member], limits, width, _BUDGETS.get(width, _WIDE_BUDGET), _STRICT):
+            # Nothing was cut: no strict beam, of any width or heuristic, can find more.
+            strict_width = [_WIDEST[_STRICT] * 2] * count
+        strict_last[member] = limits.expanded - before
+        strict_cost[member] += strict_last[member]
+        strict_width[member] *= 2
+
+
 def _exhaustive(solver: _Solver, limits: _Limits) -> None:
     """Sound best-first search of the whole space: returns when it is exhausted (unwinnable).
 
@@ -874,19 +939,7 @@ def solve(
     gc.disable()  # millions of small tuples: the cyclic collector only slows the search down
     try:
         if not exhaustive:
-            exhausted: set[int] = set()
-            for width, budget, prune in _STAGE_BEAMS:
-                if prune in exhausted:
-                    continue
-                every_heuristic = prune == _STRICT and width <= _PORTFOLIO_WIDTH
-                for heuristic in solvers if every_heuristic else solvers[:1]:
-                    if _stage_beam(heuristic, limits, width, budget, prune):
-                        # Nothing was cut: widening at this pruning level cannot help, and
-                        # neither can another heuristic (the whole pruned space was searched).
-                        exhausted.add(prune)
-                        break
-                if _LOOSE in exhausted:
-                    break  # the pruned space is small: prove or solve it exhaustively
+            _find(solvers, limits)
         _exhaustive(solver, limits)
     except _Found as found:
         line = found.line
