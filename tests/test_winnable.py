@@ -17,14 +17,7 @@ from spider.winnable_deals import WINNABLE_DEALS
 
 GOLDEN = Path(__file__).parent / "golden" / "winnable.json"
 SOLUTIONS: dict[str, dict[str, object]] = json.loads(GOLDEN.read_text(encoding="utf-8"))
-VARIANTS = [
-    ("spider", 1),
-    ("spider", 2),
-    ("spider", 4),
-    ("spiderette", 1),
-    ("spiderette", 2),
-    ("spiderette", 4),
-]
+VARIANTS = [(game, suits) for game in ("spider", "spiderette") for suits in (1, 2, 4)]
 
 
 def solutions(game: str, suits: int) -> dict[str, str]:
