@@ -267,7 +267,7 @@ class _Reveal:
             base = column[-length]
             if (base & 15) < 13:
                 bases.add(base)
-                if length == len(column) or (column[-length - 1] & 15) != (base & 15) + 1:
+                if _is_loose(column, length):
                     loose_ranks.add(base & 15)
         if not unknown:
             return 0.0
@@ -496,10 +496,12 @@ def _frees_loose_group(rest: tuple[int, ...]) -> bool:
     face-down card, at the bottom of its column or on an unrelated card, so moving it would turn
     a card, empty a column or untangle the column.
     """
-    length = movable_length(rest, 0, False)
-    if length == len(rest):
-        return True
-    return (rest[-length - 1] & 15) != (rest[-length] & 15) + 1
+    return _is_loose(rest, movable_length(rest, 0, False))
+
+
+def _is_loose(column: tuple[int, ...], length: int) -> bool:
+    """True when the top ``length`` cards of ``column`` (its one-suit group) are loose."""
+    return length == len(column) or (column[-length - 1] & 15) != (column[-length] & 15) + 1
 
 
 # --------------------------------------------------------------------------- reasons
