@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
 from spider import Game
-from spider.cli import main
+from spider.cli import build_parser, main
 
 
 def test_new_prints_code_and_layout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,3 +50,21 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "serve" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["--help"])
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    """``spider COMMAND --help`` explains every option and argument, and shows the defaults
+    a caller would otherwise have to guess."""
+    parser = build_parser()
+    commands = next(
+        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+    )
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, f"spider {name} {action.dest} has no help"
+            takes_value = action.nargs != 0 and action.option_strings
+            has_default = action.default is not None and action.default is not False
+            if takes_value and has_default and not action.required:
+                assert "default" in action.help, f"spider {name} {action.dest}: no default"

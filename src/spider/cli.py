@@ -85,6 +85,27 @@ def _command_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_variant_options(parser: argparse.ArgumentParser) -> None:
+    """The options that choose a variant: game, suits and rule."""
+    parser.add_argument(
+        "--game",
+        choices=("spider", "spiderette"),
+        default="spider",
+        help="spider: two decks, ten columns; spiderette: one deck, seven columns "
+        "(default: %(default)s)",
+    )
+    parser.add_argument(
+        "--suits", type=int, choices=(1, 2, 4), default=1, help="number of suits (default: 1)"
+    )
+    parser.add_argument(
+        "--rule",
+        choices=("classic", "flexible"),
+        default="classic",
+        help="classic: only one-suit runs move together; flexible: any descending run "
+        "(spider only; default: %(default)s)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``spider`` command."""
     parser = argparse.ArgumentParser(
@@ -97,10 +118,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     new = commands.add_parser("new", help="deal a game and print its code and layout")
-    new.add_argument("--game", choices=("spider", "spiderette"), default="spider")
-    new.add_argument("--suits", type=int, choices=(1, 2, 4), default=1)
-    new.add_argument("--rule", choices=("classic", "flexible"), default="classic")
-    new.add_argument("--scoring", choices=("standard", "reveal"), default="standard")
+    _add_variant_options(new)
+    new.add_argument(
+        "--scoring",
+        choices=("standard", "reveal"),
+        default="standard",
+        help="standard: 500 to start, -1 a move or deal, +100 a run; reveal: 0 to start, "
+        "+5 a turned card, +100 a run (default: %(default)s)",
+    )
     which = new.add_mutually_exclusive_group()
     which.add_argument("--number", type=int, default=None, help="deal number (random if omitted)")
     which.add_argument(
@@ -125,8 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(handler=_command_show)
 
     serve = commands.add_parser("serve", help="serve the web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
     serve.add_argument("--open", action="store_true", help="open the app in a web browser")
     serve.set_defaults(handler=_command_serve)
     _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
@@ -238,26 +265,39 @@ def _add_solver_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     )
     hint.add_argument("source", help="game code, position text, or a file holding one")
     hint.add_argument("moves", nargs="*", help="actions to play first, such as: ad bc3 deal")
-    hint.add_argument("--index", type=int, default=0, help="which hint (0 = best, 1 = next...)")
+    hint.add_argument(
+        "--index", type=int, default=0, help="which hint: 0 the best (default), 1 the next..."
+    )
     hint.add_argument("--json", action="store_true", help="print the hint as JSON")
     hint.set_defaults(handler=_command_hint)
 
     solve = commands.add_parser("solve", help="decide whether a deal or position can be won")
     solve.add_argument("source", help="game code, position text, or a file holding one")
-    solve.add_argument("--time-limit", type=float, default=60.0, help="seconds (default 60)")
-    solve.add_argument("--memory", type=float, default=2048, help="memory bound in MB")
+    solve.add_argument("--time-limit", type=float, default=60.0, help="seconds (default: 60)")
+    solve.add_argument(
+        "--memory", type=float, default=2048, help="memory bound in MB (default: 2048)"
+    )
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.add_argument("--quiet", action="store_true", help="no progress on stderr")
     solve.set_defaults(handler=_command_solve)
 
     analyze = commands.add_parser("analyze", help="solve many deals and summarise")
-    analyze.add_argument("--game", choices=("spider", "spiderette"), default="spider")
-    analyze.add_argument("--suits", type=int, choices=(1, 2, 4), default=1)
-    analyze.add_argument("--rule", choices=("classic", "flexible"), default="classic")
-    analyze.add_argument("--deals", default="0-99", help="deal numbers, such as 0-999 or 1,5,7-9")
-    analyze.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal")
-    analyze.add_argument("--memory", type=float, default=2048, help="memory bound per deal, MB")
-    analyze.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    _add_variant_options(analyze)
+    analyze.add_argument(
+        "--deals", default="0-99", help="deal numbers, such as 0-999 or 1,5,7-9 (default: 0-99)"
+    )
+    analyze.add_argument(
+        "--time-limit", type=float, default=10.0, help="seconds per deal (default: %(default)s)"
+    )
+    analyze.add_argument(
+        "--memory", type=float, default=2048, help="memory bound per deal, MB (default: 2048)"
+    )
+    analyze.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: one per core, %(default)s here)",
+    )
     analyze.add_argument("--out", required=True, help="results file (.csv or .json); resumes")
     analyze.add_argument(
         "--dask",
