@@ -271,7 +271,14 @@ def _add_solver_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     hint.add_argument("--json", action="store_true", help="print the hint as JSON")
     hint.set_defaults(handler=_command_hint)
 
-    solve = commands.add_parser("solve", help="decide whether a deal or position can be won")
+    solve = commands.add_parser(
+        "solve",
+        help="decide whether a deal or position can be won",
+        description="Decide whether a deal or position can be won, seeing every card (a spoiler). "
+        "A solution is replayed through the engine before it is printed.",
+        epilog="Exit status: 0 when the answer is winnable or unwinnable, 1 when undecided "
+        "within the limits, 2 for bad input. Ctrl+C stops the search and prints what it has.",
+    )
     solve.add_argument("source", help="game code, position text, or a file holding one")
     solve.add_argument("--time-limit", type=float, default=60.0, help="seconds (default: 60)")
     solve.add_argument(
@@ -281,7 +288,15 @@ def _add_solver_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     solve.add_argument("--quiet", action="store_true", help="no progress on stderr")
     solve.set_defaults(handler=_command_solve)
 
-    analyze = commands.add_parser("analyze", help="solve many deals and summarise")
+    analyze = commands.add_parser(
+        "analyze",
+        help="solve many deals and summarise",
+        description="Solve many deals and print a summary: the winnable share with its 95% "
+        "interval, the unwinnable and undecided shares, median and p95 time. Every result is "
+        "written to --out as it comes in; running the same command again resumes.",
+        epilog="Exit status: 0 when done, 2 for bad input, 130 when interrupted (the results so "
+        "far are kept).",
+    )
     _add_variant_options(analyze)
     analyze.add_argument(
         "--deals", default="0-99", help="deal numbers, such as 0-999 or 1,5,7-9 (default: 0-99)"

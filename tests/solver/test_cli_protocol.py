@@ -28,6 +28,19 @@ def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["status"] == "winnable" and data["solution"]
 
 
+def test_cli_solve_exit_status_says_whether_it_decided(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As its help says: 1 when the limits stop the search first, 2 for bad input."""
+    assert main(["solve", "SD1-S4-AAAAABS", "--time-limit", "0.05", "--quiet"]) == 1
+    assert "undecided (time-limit)" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:
+        main(["solve", "SD1-S4-AAAAABS", "--time-limit", "abc"])
+    assert refused.value.code == 2
+    assert main(["solve", "SD9-S4-AAAAABS", "--quiet"]) == 2
+    assert "spider: error" in capsys.readouterr().err
+
+
 def test_parse_deals_and_wilson() -> None:
     assert parse_deals("0-3,7,2") == [0, 1, 2, 3, 7]
     with pytest.raises(ValueError):
