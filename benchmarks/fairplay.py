@@ -23,28 +23,19 @@ from variants import add_variants_option, selected_variants
 
 from spider import Game
 from spider.solver.analyze import wilson_interval
-from spider.solver.hint import HintReport, fill_move, hint_report
+from spider.solver.hint import HintReport, hint_report
 
 MAX_ACTIONS = 1500
 
 
-def act(game: Game, report: HintReport, seen: set[object]) -> bool:
-    """Play the hint's first option that leads somewhere new, else deal (filling an empty column
-    first when the deal needs it); False when there is nothing to do.  ``seen`` must hold the
-    current position."""
-    for option in report.options:
-        # Never walk back into a position already seen (the hint could cycle).
-        probe = game.copy(history=False)
-        probe.move(*option.move)
-        if probe.state_key()[:3] not in seen:
-            game.move(*option.move)
-            return True
+def act(game: Game, report: HintReport) -> bool:
+    """Do what the hint says, as a player pressing H would: play its first move (a fill when the
+    deal needs one), or deal when it says to; False when it has nothing left to suggest."""
+    if report.options:
+        game.move(*report.options[0].move)
+        return True
     if game.can_deal():
         game.deal()
-        return True
-    fill = fill_move(game) if report.deal_possible else None
-    if fill is not None:
-        game.move(*fill)
         return True
     return False
 
@@ -55,12 +46,12 @@ def play_out(
     ask: Callable[[Game], HintReport] = hint_report,
 ) -> int:
     """Play ``game`` by the hint (``ask`` gives the report) until it is won, nothing is left to
-    do or ``max_actions`` actions were played; returns the number of actions played."""
-    seen: set[object] = set()
+    do or ``max_actions`` actions were played; returns the number of actions played.  The game
+    must keep its history (the hint reads the positions since the last deal from it, so it
+    never leads back to one)."""
     actions = 0
     while not game.is_won and actions < max_actions:
-        seen.add(game.state_key()[:3])
-        if not act(game, ask(game), seen):
+        if not act(game, ask(game)):
             break
         actions += 1
     return actions
@@ -70,7 +61,7 @@ def play(task: tuple[str, int, str, int]) -> tuple[bool, int, int, float, int]:
     """Play one deal by the hint; returns (won, runs removed, actions, seconds, face-down cards
     left at the end)."""
     game_name, suits, rule, number = task
-    game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
+    game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
     actions = play_out(game)
     elapsed = time.perf_counter() - started

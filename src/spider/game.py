@@ -342,6 +342,31 @@ class Game:
         """True when every run has been removed."""
         return len(self._removed) == self._options.runs_to_win
 
+    def positions_since_progress(self) -> list[tuple[tuple[int, ...], ...]]:
+        """The positions before each move since the last deal, card turned or run removed,
+        newest first, as the cards of each column (face-down ones included, bottom to top).
+
+        They are the only earlier positions the game can come back to: the stock, the face-down
+        cards and the runs removed only ever shrink, so the face-down counts are the current
+        ones.  Read from the history, so only as far back as the undo limit keeps it.
+        """
+        columns = [list(column) for column in self._cols]
+        snapshot = [tuple(column) for column in columns]
+        positions: list[tuple[tuple[int, ...], ...]] = []
+        for record in reversed(self._history):
+            if len(record) != 7:
+                break  # a deal
+            src, dst, count, flipped_src, run_suit, flipped_dst, _ = record
+            if flipped_src or flipped_dst or run_suit >= 0:
+                break
+            source, target = columns[src], columns[dst]
+            source += target[-count:]
+            del target[-count:]
+            snapshot[src] = tuple(source)
+            snapshot[dst] = tuple(target)
+            positions.append(tuple(snapshot))
+        return positions
+
     @property
     def can_undo(self) -> bool:
         """True when there is an action to undo."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 
 import pytest
 from hypothesis import given
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from spider import Game, Move
 from spider.cards import parse_card_int
 from spider.solver import hint, hint_report
-from spider.solver.hint import _TURN, _Reveal, fill_move
-from spider.solver.view import UNKNOWN, VisibleView
+from spider.solver.hint import _TURN, _Reveal, fill_move, visited_positions
+from spider.solver.view import UNKNOWN, VisibleView, apply_visible
 from tests.helpers import VARIANTS, position, random_play
 
 _FILL_COLUMNS = ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""]
@@ -38,7 +38,7 @@ def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
     for column, down in zip(game._cols, game._down, strict=True):
         columns.append(hidden[position : position + down] + column[down:])
         position += down
-    return Game(
+    other = Game(
         game.options,
         columns,
         list(game._down),
@@ -47,6 +47,11 @@ def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
         game.score,
         game.moves,
     )
+    # The same history too: the player saw the same moves (the hint reads the positions since
+    # the last deal or turned card from it).
+    other._history = deque(game._history, maxlen=game.undo_limit)
+    other._played = list(game._played)
+    return other
 
 
 @given(
@@ -113,10 +118,14 @@ def test_turns_a_card_first() -> None:
 
 
 def test_empties_a_column() -> None:
-    game = _spider(2, ["9S", "10H", "KH", "KH", "KS", "KS", "KS", "KS", "KS", "KS"])
-    best = hint(game)
+    columns = ["9S", "10H", "KH", "KH", "KS", "KS", "KS", "KS", "KS", "KS"]
+    best = hint(position("spider", 2, columns))  # no stock: the column can stay empty
     assert best.move is not None and best.move.src == 0
     assert best.reason == "empties-column"
+    # With a deal to come the column would have to be filled again (with the 9S, the only card
+    # that can go there without emptying another column): no gain, so the hint says to deal.
+    waiting = hint(_spider(2, columns))
+    assert waiting.move is None and waiting.reason == "deal"
 
 
 def test_completes_a_run() -> None:
@@ -148,6 +157,82 @@ def test_fill_empty_column_to_deal() -> None:
     best = hint(game)
     assert best.move is not None and best.move.dst == 9
     assert best.deal_possible
+
+
+def test_following_the_hint_never_goes_round_in_circles() -> None:
+    """Two empty columns block the last deal.  The hint used to fill one (nothing else helped)
+    and then offer to empty it again, or another one (an empty column and a one-suit link look
+    like a gain), so a player who followed it went back and forth for ever.  Now positions are
+    compared as they will be once refilled for the deal: it fills both columns, then says to
+    deal."""
+    game = position(
+        "spider",
+        1,
+        ["2S AS", "5S 4S", "2S AS", "", "8S", "", "10S", "8S 7S", "KS QS JS 10S", "5S 4S"],
+        stock="3s 6s 9s 3s 6s 9s 3s 6s 9s 3s",
+        removed="SSSSSS",
+    )
+    played = []
+    for _ in range(20):
+        report = hint_report(game)
+        if not report.options:
+            break
+        assert report.reason == "fills-column"
+        played.append(report.options[0].move)
+        game.push(played[-1])
+    assert len(played) == 2 and report.reason == "deal" and game.can_deal()
+
+
+def test_a_move_back_to_a_visited_position_is_never_offered() -> None:
+    game = _spider(2, ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"])
+    view = VisibleView.from_game(game)
+    report = hint_report(view)
+    first = report.options[0].move
+    applied = apply_visible(view.columns, view.down, first)
+    again = hint_report(view, visited=frozenset({(applied.columns, applied.down)}))
+    assert first not in [option.move for option in again.options]
+    assert [option.move for option in again.options] == [
+        option.move for option in report.options[1:]
+    ]
+
+
+def test_visited_positions_are_those_since_the_last_deal_or_turned_card() -> None:
+    game = _spider(2, ["KS", "10H", "10S 9H", "KH", "KS", "KH", "qs 10S", "KH", "KS", "JH"])
+    start = VisibleView.from_game(game)
+    game.move(2, 1)  # 9H onto the other 10...
+    middle = VisibleView.from_game(game)
+    game.move(1, 2)  # ...and back
+    assert visited_positions(game) == {
+        (start.columns, start.down),
+        (middle.columns, middle.down),
+    }
+    game.deal()
+    assert visited_positions(game) == frozenset()
+    game.undo()
+    game.move(6, 9)  # 10S leaves its column: the queen under it turns
+    assert visited_positions(game) == frozenset()
+
+
+@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 150))
+def test_positions_since_progress_are_what_undo_walks_back_through(
+    variant: tuple[str, int, str], number: int, steps: int
+) -> None:
+    game_name, suits, rule = variant
+    game = random_play(
+        Game.new(game_name, suits=suits, rule=rule, number=number),
+        steps,
+        random.Random(number),
+        deal_chance=0.02,
+    )
+    now = game.state_key()
+    probe = game.copy()
+    expected = []
+    while probe.can_undo and isinstance(probe.undo(), Move):
+        then = probe.state_key()
+        if sum(then[1]) != sum(now[1]) or then[3] != now[3]:
+            break  # a card was turned or a run removed: nothing earlier can come back
+        expected.append(then[0])
+    assert game.positions_since_progress() == expected
 
 
 def test_prefers_turning_a_card_to_a_sideways_move() -> None:
@@ -185,15 +270,17 @@ def test_moves_an_off_suit_card_aside_to_free_a_loose_group() -> None:
 
 
 def test_four_suit_classic_keeps_an_empty_column() -> None:
-    # Moving 9S into the empty column turns a card; with 2 suits that is worth it, with 4 suits
-    # under the classic rule the empty column is worth more than one card.
+    # Moving 9S into the empty column turns a card; with 2 suits that is worth it (the column
+    # has to be filled before the deal anyway), with 4 suits under the classic rule the empty
+    # column is worth more than one card, deal or no deal.
     columns = ["5s 9S", "5s 8H", "9C", "KS", "KS", "KS", "KS", "KS", "KS", ""]
     fill = Move(0, 9, 1)
-    two = hint_report(_spider(2, columns))
-    four = hint_report(_spider(4, columns))
-    assert fill in [option.line[0] for option in two.options]
-    assert fill not in [option.line[0] for option in four.options]
-    assert four.options[0].reason == "turns-card"
+    for stock in ("", "as " * 10):
+        two = hint_report(position("spider", 2, columns, stock=stock))
+        four = hint_report(position("spider", 4, columns, stock=stock))
+        assert fill in [option.line[-1] for option in two.options]
+        assert fill not in [move for option in four.options for move in option.line]
+        assert four.options[0].reason == "turns-card"
 
 
 @given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 120))

@@ -16,6 +16,11 @@ possible.
 When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
 "no more moves") looks for any line that turns a card or completes a run, and suggests its
 first move.
+
+The hint never leads back to a position the game has already been in since its last deal, card
+turned or run removed (:func:`visited_positions`, read from the game's history, which the
+player saw): without this, a player who follows it could go round in circles, for example
+filling an empty column to deal and then being told to empty it again.
 """
 
 from __future__ import annotations
@@ -37,9 +42,11 @@ __all__ = [
     "Hint",
     "HintOption",
     "HintReport",
+    "Visited",
     "fill_move",
     "hint",
     "hint_report",
+    "visited_positions",
 ]
 
 DEFAULT_HINT_NODES: Final = 1000
@@ -75,12 +82,18 @@ _REVEAL_LOOSE: Final = 30  # per chance that it can take a loose group of any su
 
 Columns = tuple[tuple[int, ...], ...]
 
+Visited = frozenset[tuple[Columns, tuple[int, ...]]]
+"""Visible positions a game has been in, as ``(columns, down)`` of its :class:`VisibleView`."""
+
+_NOTHING_VISITED: Visited = frozenset()
+
 
 @dataclass(frozen=True, slots=True)
 class HintOption:
     """One helpful move: why it helps and the line the lookahead found for it.
 
-    ``gain`` is how much better (heuristically) the end of ``line`` is than the current position.
+    ``gain`` is how much better (heuristically) the end of ``line`` is than the current position;
+    while a deal is still to come, both are judged with their empty columns filled again.
     """
 
     move: Move
@@ -551,16 +564,86 @@ def _as_view(source: Game | VisibleView) -> VisibleView:
     return source if isinstance(source, VisibleView) else VisibleView.from_game(source)
 
 
-def hint_report(source: Game | VisibleView, node_budget: int | None = None) -> HintReport:
+def visited_positions(game: Game) -> Visited:
+    """The visible positions ``game`` went through since its last deal, card turned or run
+    removed, read back from its history (as far as its undo limit keeps it).
+
+    Earlier positions cannot come back: the stock, the face-down cards and the runs removed
+    only ever shrink.  Only what the player saw is used, so the hint stays fair.
+    """
+    down = VisibleView.from_game(game).down
+    return frozenset(
+        (tuple(cards[hidden:] for cards, hidden in zip(columns, down, strict=True)), down)
+        for columns in game.positions_since_progress()
+    )
+
+
+def _leads_back(columns: Columns, down: tuple[int, ...], move: Move, visited: Visited) -> bool:
+    """True when ``move`` returns to a position in ``visited``."""
+    if not visited:
+        return False
+    applied = apply_visible(columns, down, move)
+    return (applied.columns, applied.down) in visited
+
+
+def _line_end(view: VisibleView, line: tuple[Move, ...]) -> tuple[Columns, tuple[int, ...]]:
+    """The visible position ``line`` leads to (turned cards are :data:`UNKNOWN`)."""
+    columns, down = view.columns, view.down
+    for move in line:
+        applied = apply_visible(columns, down, move)
+        columns, down = applied.columns, applied.down
+    return columns, down
+
+
+def _refill_loss(view: VisibleView, columns: Columns, down: tuple[int, ...]) -> float:
+    """What filling the empty columns of a position again would cost, while a deal is still to
+    come (nothing otherwise).
+
+    The deal needs every column filled, so positions are compared after those fills (each the
+    best move into an empty column, as :func:`fill_move` picks it); fills never add value.
+    Without this, a line that only empties a column looks like a gain: a player who followed
+    the hint would empty a column, be told to fill it to deal, then to empty another, and so
+    on.  Not in 4-suit classic games: there an empty column is what takes off-suit builds
+    apart, and keeping it until nothing else helps won more games (see ``docs/solver.md``).
+    """
+    if () not in columns or not view.deal_ever_possible or _empty_value(view) == _EMPTY_FOUR_SUITS:
+        return 0.0
+    total0 = sum(map(len, view.columns)) + sum(view.down)
+    down0 = sum(view.down)
+    empty = _empty_value(view)
+    before = after = _evaluate(columns, down, total0, down0, empty)
+    while () in columns:
+        fill = _best_fill(columns, down, view.flexible, total0, down0, empty, _NOTHING_VISITED)
+        if fill is None:
+            break
+        after, move = fill
+        applied = apply_visible(columns, down, move)
+        columns, down = applied.columns, applied.down
+    # A fill that gains (it turns a card, say) is a move of its own, not part of this position.
+    return max(0.0, before - after)
+
+
+def _visited_of(source: Game | VisibleView, visited: Visited | None) -> Visited:
+    if visited is not None:
+        return visited
+    return visited_positions(source) if isinstance(source, Game) else _NOTHING_VISITED
+
+
+def hint_report(
+    source: Game | VisibleView, node_budget: int | None = None, visited: Visited | None = None
+) -> HintReport:
     """Rank every helpful move of the visible position, best first.
 
     ``node_budget`` bounds the lookahead; by default :data:`DEFAULT_HINT_NODES`, or
-    :data:`ONE_SUIT_HINT_NODES` in a 1-suit game.
+    :data:`ONE_SUIT_HINT_NODES` in a 1-suit game.  A move that leads back to a position in
+    ``visited`` is never offered; by default that is :func:`visited_positions` of a game (none
+    for a bare view).
 
-    Deterministic: the same visible position always gives the same report, whatever the hidden
-    cards are (they are not even available here).
+    Deterministic: the same visible position (and visited positions) always gives the same
+    report, whatever the hidden cards are (they are not even available here).
     """
     view = _as_view(source)
+    visited = _visited_of(source, visited)
     deal_possible = view.deal_ever_possible
     if view.is_won:
         return HintReport((), "won", "The game is won.", False, False)
@@ -570,29 +653,33 @@ def hint_report(source: Game | VisibleView, node_budget: int | None = None) -> H
     search = _Search(view, node_budget)
     root_value = _evaluate(columns, down, search.total0, search.down0, search.empty)
     results = search.run(columns, down, root_value)
-    helpful = [
-        (value, move, line)
+    # Gains are measured with the empty columns refilled while a deal is still to come.
+    root_refilled = root_value - _refill_loss(view, columns, down)
+    gains = [
+        (value - _refill_loss(view, *_line_end(view, line)) - root_refilled, move, line)
         for move, (value, line) in results.items()
-        if value - root_value > _HELPS
+        if not _leads_back(columns, down, move, visited)
     ]
-    helpful.sort(key=lambda item: (-item[0], item[1]))
+    helpful = sorted(
+        (item for item in gains if item[0] > _HELPS), key=lambda item: (-item[0], item[1])
+    )
     options = []
-    for value, _move, line in helpful:
+    for gain, _move, line in helpful:
         reason, text = _describe(view, line)
-        options.append(HintOption(line[0], reason, text, value - root_value, line))
+        options.append(HintOption(line[0], reason, text, gain, line))
     if options:
         return HintReport(
             tuple(options), options[0].reason, options[0].text, deal_possible, False, search.nodes
         )
-    return _no_helpful_move(view, search.nodes)
+    return _no_helpful_move(view, search.nodes, visited)
 
 
-def _no_helpful_move(view: VisibleView, positions: int) -> HintReport:
+def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> HintReport:
     """What to say (and maybe suggest) when the lookahead finds no gain."""
     limit = _DEEP_SEARCH_NODES if view.deal_ever_possible else _ENDGAME_SEARCH_NODES
     deep = find_useful_line(view, limit)
     positions += deep.positions
-    if deep.status == "useful":
+    if deep.status == "useful" and not _leads_back(view.columns, view.down, deep.line[0], visited):
         line = deep.line
         reason, text = _describe(view, line)
         if len(line) > 1:
@@ -603,7 +690,7 @@ def _no_helpful_move(view: VisibleView, positions: int) -> HintReport:
     if view.can_deal:
         return HintReport((), "deal", "No move helps: deal a new row.", True, False, positions)
     if view.deal_ever_possible:
-        fill = fill_move(view)
+        fill = fill_move(view, visited)
         if fill is not None:
             option = HintOption(
                 fill, "fills-column", "fills an empty column so you can deal", 0.0, (fill,)
@@ -628,29 +715,56 @@ def _no_helpful_move(view: VisibleView, positions: int) -> HintReport:
     )
 
 
-def fill_move(source: Game | VisibleView) -> Move | None:
+def fill_move(source: Game | VisibleView, visited: Visited | None = None) -> Move | None:
     """The best move into an empty column (to make a deal possible), or None.
 
     Every move into an empty column is judged by the evaluation; a whole column without
-    face-down cards is never moved, since that leaves a column empty.
+    face-down cards is never moved, since that leaves a column empty.  A move that leads back to
+    a position in ``visited`` (see :func:`hint_report`) is chosen only when every one does.
     """
     view = _as_view(source)
     columns, down = view.columns, view.down
-    best: tuple[float, Move] | None = None
-    total0 = sum(map(len, columns)) + sum(down)
-    down0 = sum(down)
-    empty = _empty_value(view)
-    for move in visible_moves(columns, view.flexible):
+    best = _best_fill(
+        columns,
+        down,
+        view.flexible,
+        sum(map(len, columns)) + sum(down),
+        sum(down),
+        _empty_value(view),
+        _visited_of(source, visited),
+    )
+    return None if best is None else best[1]
+
+
+def _best_fill(
+    columns: Columns,
+    down: tuple[int, ...],
+    flexible: bool,
+    total0: int,
+    down0: int,
+    empty: int,
+    visited: Visited,
+) -> tuple[float, Move] | None:
+    """(value after it, move) of the best move into an empty column; see :func:`fill_move`."""
+    best: tuple[bool, float, Move] | None = None
+    for move in visible_moves(columns, flexible):
         source_column = columns[move.src]
         if columns[move.dst] or (move.count == len(source_column) and not down[move.src]):
             continue
         applied = apply_visible(columns, down, move)
         value = _evaluate(applied.columns, applied.down, total0, down0, empty)
-        if best is None or value > best[0]:
-            best = (value, move)
-    return None if best is None else best[1]
+        new = (applied.columns, applied.down) not in visited
+        if best is None or (new, value) > best[:2]:
+            best = (new, value, move)
+    return None if best is None else best[1:]
 
 
-def hint(source: Game | VisibleView, index: int = 0, node_budget: int | None = None) -> Hint:
-    """The ``index``-th best hint for a game or view (0 = best; indices cycle)."""
-    return hint_report(source, node_budget).pick(index)
+def hint(
+    source: Game | VisibleView,
+    index: int = 0,
+    node_budget: int | None = None,
+    visited: Visited | None = None,
+) -> Hint:
+    """The ``index``-th best hint for a game or view (0 = best; indices cycle); see
+    :func:`hint_report`."""
+    return hint_report(source, node_budget, visited).pick(index)
