@@ -17,10 +17,12 @@ When the lookahead sees no gain, a deeper exhaustive search over card moves (the
 "no more moves") looks for any line that turns a card or completes a run, and suggests its
 first move.
 
-The hint never leads back to a position the game has already been in since its last deal, card
-turned or run removed (:func:`visited_positions`, read from the game's history, which the
-player saw): without this, a player who follows it could go round in circles, for example
-filling an empty column to deal and then being told to empty it again.
+A player who does what the hint says must get somewhere, so two rules keep it from going round
+in circles (for example filling an empty column to deal, then being told to empty it again).
+While a deal is still to come, positions are compared as they will be once their empty columns
+are filled again for it (:func:`_refill_loss`; not in 4-suit classic games).  And the hint
+never leads back to a position the game has been in since its last deal, card turned or run
+removed (:func:`visited_positions`, read from the game's history, which the player saw).
 """
 
 from __future__ import annotations
@@ -34,7 +36,15 @@ from ..cards import RUN_LENGTH, SUITS, movable_length
 from ..game import Game
 from ..moves import Move
 from .nomoves import find_useful_line
-from .view import UNKNOWN, Applied, VisibleView, apply_visible, group_length, visible_moves
+from .view import (
+    UNKNOWN,
+    Applied,
+    VisibleView,
+    apply_visible,
+    group_length,
+    seen_positions,
+    visible_moves,
+)
 
 __all__ = [
     "DEFAULT_HINT_NODES",
@@ -571,11 +581,7 @@ def visited_positions(game: Game) -> Visited:
     Earlier positions cannot come back: the stock, the face-down cards and the runs removed
     only ever shrink.  Only what the player saw is used, so the hint stays fair.
     """
-    down = VisibleView.from_game(game).down
-    return frozenset(
-        (tuple(cards[hidden:] for cards, hidden in zip(columns, down, strict=True)), down)
-        for columns in game.positions_since_progress()
-    )
+    return seen_positions(game)
 
 
 def _leads_back(columns: Columns, down: tuple[int, ...], move: Move, visited: Visited) -> bool:

@@ -3,8 +3,9 @@
 A :class:`VisibleView` holds the face-up cards of each column, the *number* of face-down cards
 under them, the *number* of cards left in the stock and the runs already removed (with their
 suits).  It is built from a :class:`~spider.game.Game` by :meth:`VisibleView.from_game`, which
-is the only place that touches the game; the hint and the "no more moves" check take a view, so
-they cannot read a face-down card or the stock order even by mistake.
+with :func:`seen_positions` (the positions the player went through since the last deal or card
+turned) is the only place that touches the game; the hint and the "no more moves" check take a
+view, so they cannot read a face-down card or the stock order even by mistake.
 
 Lookahead over visible information plays moves on views.  When a move turns a face-down card its
 identity is unknown, so the new top card is written :data:`UNKNOWN` (``0``): nothing can be put
@@ -29,6 +30,7 @@ __all__ = [
     "apply_visible",
     "ends_in_run",
     "group_length",
+    "seen_positions",
     "visible_moves",
 ]
 
@@ -136,6 +138,20 @@ class VisibleView:
     def moves(self) -> list[Move]:
         """Every legal card move of the view (the same list as ``Game.legal_moves``)."""
         return visible_moves(self.columns, self.flexible)
+
+
+def seen_positions(game: Game) -> frozenset[tuple[Columns, tuple[int, ...]]]:
+    """The visible positions ``game`` went through since its last deal, card turned or run
+    removed, as ``(columns, down)`` like a :class:`VisibleView`'s (face-up cards only).
+
+    Read from the game's history (:meth:`~spider.game.Game.positions_since_progress`), so only
+    as far back as its undo limit keeps it; earlier positions cannot come back.
+    """
+    down = tuple(game._down)
+    return frozenset(
+        (tuple(tuple(cards[hidden:]) for cards, hidden in zip(columns, down, strict=True)), down)
+        for columns in game.positions_since_progress()
+    )
 
 
 def group_length(column: tuple[int, ...], flexible: bool) -> int:
