@@ -20,7 +20,7 @@ first move.
 A player who does what the hint says must get somewhere, so two rules keep it from going round
 in circles (for example filling an empty column to deal, then being told to empty it again).
 While a deal is still to come, positions are compared as they will be once their empty columns
-are filled again for it (:func:`_refill_loss`; not in 4-suit classic games).  And the hint
+are filled again for it (:meth:`_Search.refill_loss`; not in 4-suit classic games).  And the hint
 never leads back to a position the game has been in since its last deal, card turned or run
 removed (:func:`visited_positions`, read from the game's history, which the player saw).
 """
@@ -228,14 +228,16 @@ def _column_score(column: tuple[int, ...], down: int) -> int:
     return score
 
 
+def _four_suit_classic(view: VisibleView) -> bool:
+    """True in 4-suit games under the classic rule, where the hint weighs things differently:
+    an empty column is worth more, a turned card is valued by expectation (:class:`_Reveal`)
+    and empty columns are not judged refilled before a deal (:meth:`_Search.refill_loss`)."""
+    return view.suits == 4 and not view.flexible
+
+
 def _empty_value(view: VisibleView) -> int:
     """What an empty column is worth: more under the classic rule with 4 suits."""
-    return _EMPTY_FOUR_SUITS if view.suits == 4 and not view.flexible else _EMPTY
-
-
-def _expects_reveals(view: VisibleView) -> bool:
-    """True when a turned card is valued by expectation (:class:`_Reveal`): 4-suit classic."""
-    return view.suits == 4 and not view.flexible
+    return _EMPTY_FOUR_SUITS if _four_suit_classic(view) else _EMPTY
 
 
 class _Reveal:
@@ -334,16 +336,44 @@ class _Search:
     def __init__(self, view: VisibleView, budget: int) -> None:
         self.flexible = view.flexible
         self.empty = _empty_value(view)
-        self.reveal = _Reveal(view) if _expects_reveals(view) else None
+        self.reveal = _Reveal(view) if _four_suit_classic(view) else None
         self.turn = 0 if self.reveal is not None else _TURN
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
+        self.refills = view.deal_ever_possible and not _four_suit_classic(view)
         self.budget = budget
         self.nodes = 0
         self.seen: set[tuple[Columns, tuple[int, ...]]] = set()
         self.parents: list[tuple[int, Move]] = []  # node id -> (parent id, move); root: -1
         self.best: dict[int, tuple[float, int]] = {}  # first-move node -> (net value, node)
         self.heap: list[_Node] = []
+
+    def refill_loss(self, columns: Columns, down: tuple[int, ...]) -> float:
+        """What filling the empty columns of a position again would cost, while a deal is still
+        to come (nothing otherwise).
+
+        The deal needs every column filled, so positions are compared after those fills (each
+        the best move into an empty column, as :func:`fill_move` picks it); fills never add
+        value.  Without this, a line that only empties a column looks like a gain: a player who
+        followed the hint would empty a column, be told to fill it to deal, then to empty
+        another, and so on.  Not in 4-suit classic games: there an empty column is what takes
+        off-suit builds apart, and keeping it until nothing else helps won more games (see
+        ``docs/solver.md``).
+        """
+        if not self.refills or () not in columns:
+            return 0.0
+        total0, down0, empty = self.total0, self.down0, self.empty
+        before = after = _evaluate(columns, down, total0, down0, empty)
+        while () in columns:
+            fill = _best_fill(columns, down, self.flexible, total0, down0, empty, _NOTHING_VISITED)
+            if fill is None:
+                break
+            after, move = fill
+            applied = apply_visible(columns, down, move)
+            columns, down = applied.columns, applied.down
+        # A fill that gains (it turns a card, say) is a move of its own, not part of this
+        # position.
+        return max(0.0, before - after)
 
     def run(self, columns: Columns, down: tuple[int, ...], root: float) -> dict[Move, _Best]:
         """The best line (and its net value) found for each useful first move."""
@@ -601,34 +631,6 @@ def _line_end(view: VisibleView, line: tuple[Move, ...]) -> tuple[Columns, tuple
     return columns, down
 
 
-def _refill_loss(view: VisibleView, columns: Columns, down: tuple[int, ...]) -> float:
-    """What filling the empty columns of a position again would cost, while a deal is still to
-    come (nothing otherwise).
-
-    The deal needs every column filled, so positions are compared after those fills (each the
-    best move into an empty column, as :func:`fill_move` picks it); fills never add value.
-    Without this, a line that only empties a column looks like a gain: a player who followed
-    the hint would empty a column, be told to fill it to deal, then to empty another, and so
-    on.  Not in 4-suit classic games: there an empty column is what takes off-suit builds
-    apart, and keeping it until nothing else helps won more games (see ``docs/solver.md``).
-    """
-    if () not in columns or not view.deal_ever_possible or _empty_value(view) == _EMPTY_FOUR_SUITS:
-        return 0.0
-    total0 = sum(map(len, view.columns)) + sum(view.down)
-    down0 = sum(view.down)
-    empty = _empty_value(view)
-    before = after = _evaluate(columns, down, total0, down0, empty)
-    while () in columns:
-        fill = _best_fill(columns, down, view.flexible, total0, down0, empty, _NOTHING_VISITED)
-        if fill is None:
-            break
-        after, move = fill
-        applied = apply_visible(columns, down, move)
-        columns, down = applied.columns, applied.down
-    # A fill that gains (it turns a card, say) is a move of its own, not part of this position.
-    return max(0.0, before - after)
-
-
 def _visited_of(source: Game | VisibleView, visited: Visited | None) -> Visited:
     if visited is not None:
         return visited
@@ -660,9 +662,9 @@ def hint_report(
     root_value = _evaluate(columns, down, search.total0, search.down0, search.empty)
     results = search.run(columns, down, root_value)
     # Gains are measured with the empty columns refilled while a deal is still to come.
-    root_refilled = root_value - _refill_loss(view, columns, down)
+    root_refilled = root_value - search.refill_loss(columns, down)
     gains = [
-        (value - _refill_loss(view, *_line_end(view, line)) - root_refilled, move, line)
+        (value - search.refill_loss(*_line_end(view, line)) - root_refilled, move, line)
         for move, (value, line) in results.items()
         if not _leads_back(columns, down, move, visited)
     ]
