@@ -32,6 +32,20 @@ def random_play(game: Game, steps: int, rng: random.Random, deal_chance: float =
     return game
 
 
+def random_game(
+    variant: tuple[str, int, str],
+    number: int,
+    steps: int,
+    rng: random.Random | None = None,
+    deal_chance: float = 0.1,
+) -> Game:
+    """Deal ``number`` of ``variant`` (game, suits, rule) and play ``steps`` random actions
+    (:func:`random_play`, with ``rng`` or else a generator seeded by ``number``)."""
+    game_name, suits, rule = variant
+    game = Game.new(game_name, suits=suits, rule=rule, number=number)
+    return random_play(game, steps, rng or random.Random(number), deal_chance)
+
+
 def position(
     game: str,
     suits: int,

@@ -14,7 +14,7 @@ from spider.cards import parse_card_int
 from spider.solver import hint, hint_report
 from spider.solver.hint import _TURN, _Reveal, fill_move, visited_positions
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
-from tests.helpers import VARIANTS, position, random_play
+from tests.helpers import VARIANTS, position, random_game
 
 _FILL_COLUMNS = ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""]
 """A 2-suit Spider table whose only empty column must be filled before the deal."""
@@ -63,9 +63,8 @@ def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
 def test_hidden_cards_do_not_change_the_hint(
     variant: tuple[str, int, str], number: int, steps: int, seed: int
 ) -> None:
-    game_name, suits, rule = variant
     rng = random.Random(seed)
-    game = random_play(Game.new(game_name, suits=suits, rule=rule, number=number), steps, rng)
+    game = random_game(variant, number, steps, rng)
     other = reshuffle_hidden(game, rng)
     assert VisibleView.from_game(other) == VisibleView.from_game(game)
     assert hint_report(other) == hint_report(game)
@@ -76,10 +75,7 @@ def test_hidden_cards_do_not_change_the_hint(
 def test_hint_moves_are_legal_and_never_a_deal(
     variant: tuple[str, int, str], number: int, steps: int
 ) -> None:
-    game_name, suits, rule = variant
-    game = random_play(
-        Game.new(game_name, suits=suits, rule=rule, number=number), steps, random.Random(number)
-    )
+    game = random_game(variant, number, steps)
     report = hint_report(game)
     legal = set(game.legal_moves())
     for option in report.options:
@@ -217,13 +213,7 @@ def test_visited_positions_are_those_since_the_last_deal_or_turned_card() -> Non
 def test_positions_since_progress_are_what_undo_walks_back_through(
     variant: tuple[str, int, str], number: int, steps: int
 ) -> None:
-    game_name, suits, rule = variant
-    game = random_play(
-        Game.new(game_name, suits=suits, rule=rule, number=number),
-        steps,
-        random.Random(number),
-        deal_chance=0.02,
-    )
+    game = random_game(variant, number, steps, deal_chance=0.02)
     now = game.state_key()
     probe = game.copy()
     expected = []
@@ -287,10 +277,7 @@ def test_four_suit_classic_keeps_an_empty_column() -> None:
 def test_unseen_cards_are_the_hidden_cards_and_stock(
     variant: tuple[str, int, str], number: int, steps: int
 ) -> None:
-    game_name, suits, rule = variant
-    game = random_play(
-        Game.new(game_name, suits=suits, rule=rule, number=number), steps, random.Random(number)
-    )
+    game = random_game(variant, number, steps)
     hidden = Counter(game._stock)
     for column, down in zip(game._cols, game._down, strict=True):
         hidden.update(column[:down])
