@@ -133,3 +133,41 @@ def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None
     page.locator('#dlg-confirm [data-action="confirm-ok"]').click()
     expect(stats.locator('[data-stat="won"]')).to_have_text("0")
     assert card(page, 0).count() == 0  # the won table is empty
+
+
+@pytest.mark.parametrize("profile", ["phone"], indirect=True)
+def test_open_menu_stays_above_cards_dealt_under_it(page: Page) -> None:
+    # On a phone the "More" menu drops over the table. Cards flying to their columns during a
+    # deal must pass under it: a tap on a menu item in that moment belongs to the menu.
+    open_app(page)
+    page.locator('[data-action="menu"]').click()
+    item = page.locator('#more [data-action="solve"]')
+    expect(item).to_be_visible()
+    # Sample what lies on top of the item, frame by frame, while S deals a new game.
+    page.evaluate(
+        """() => {
+          const item = document.querySelector('#more [data-action="solve"]');
+          const box = item.getBoundingClientRect();
+          const points = [0.1, 0.5, 0.9].flatMap((fx) => [0.2, 0.8].map((fy) =>
+            [box.left + box.width * fx, box.top + box.height * fy]));
+          const probe = { covered: new Set(), sawFlight: false, done: false };
+          window.menuProbe = probe;
+          const end = performance.now() + 2500;
+          const frame = () => {
+            probe.sawFlight ||= document.querySelector('.card.in-flight') !== null;
+            for (const [x, y] of points) {
+              const hit = document.elementFromPoint(x, y);
+              if (!item.contains(hit)) probe.covered.add(hit?.className ?? String(hit));
+            }
+            if (performance.now() < end) requestAnimationFrame(frame);
+            else probe.done = true;
+          };
+          requestAnimationFrame(frame);
+        }"""
+    )
+    page.keyboard.press("s")
+    page.wait_for_function("() => window.menuProbe.done")
+    assert page.evaluate("window.menuProbe.sawFlight")
+    covered = page.evaluate("[...window.menuProbe.covered]")
+    assert covered == []
+    expect(item).to_be_visible()
