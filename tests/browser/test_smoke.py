@@ -61,6 +61,16 @@ def test_app_page_headers_and_screenshot(page: Page, screenshot: Any, profile: s
     assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
     assert headers["x-frame-options"] == "DENY"
     assert headers["cache-control"] == "no-cache"
+    # Until the engine's first state arrives the table is bare: no stock badge (an empty badge
+    # once showed as a yellow dash) and no share button without a code.
+    engine, badge_height, share_visibility = page.evaluate(
+        "() => [document.documentElement.dataset.engine,"
+        " document.querySelector('[data-stock] .stock-count').getBoundingClientRect().height,"
+        " getComputedStyle(document.querySelector('[data-action=share]')).visibility]"
+    )
+    assert engine != "ready"  # Pyodide takes seconds to start; this runs in milliseconds
+    assert badge_height == 0
+    assert share_visibility == "hidden"
     path = screenshot(page, "loaded")
     assert path.name == f"test_app_page_headers_and_screenshot-{profile}-loaded.png"
     assert path.stat().st_size > 0
