@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from variants import add_variants_option, selected_variants
 
 from spider import Game
-from spider.solver.search import solve
+from spider.solver import solve
 
 
 def run_one(task: tuple[str, int, str, int, float]) -> tuple[str, float, int]:

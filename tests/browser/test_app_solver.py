@@ -22,9 +22,8 @@ from webapp import (
 
 from spider import Game
 from spider.moves import action_from_text
-from spider.solver import hint
+from spider.solver import hint, solve
 from spider.solver.nomoves import no_more_moves
-from spider.solver.search import solve
 from spider.winnable import winnable_numbers
 
 pytestmark = pytest.mark.browser

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from spider import Game
 from spider.moves import action_from_text
-from spider.solver.search import SolveProgress, solve
+from spider.solver import SolveProgress, solve
 from tests.helpers import VARIANTS, position
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .hint import Hint, HintOption, HintReport, hint, hint_report
 from .nomoves import NoMovesReport, check_no_moves, no_more_moves
+from .search import SolveProgress, SolveResult, solve
 from .view import VisibleView
 
 __all__ = [
@@ -18,9 +19,12 @@ __all__ = [
     "HintOption",
     "HintReport",
     "NoMovesReport",
+    "SolveProgress",
+    "SolveResult",
     "VisibleView",
     "check_no_moves",
     "hint",
     "hint_report",
     "no_more_moves",
+    "solve",
 ]
