@@ -8,11 +8,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from webapp import (
+    LONG_COLUMN_POSITION,
     SPIDER_2,
     SPIDERETTE_4,
     assert_shows,
     click_action,
     open_app,
+    position_url,
     settle,
     shown,
 )
@@ -82,6 +84,34 @@ def test_spiderette_long_columns_stay_on_screen(page: Page, screenshot: Any) -> 
     )
     assert bottom <= viewport["height"]
     screenshot(page, "spiderette-dealt")
+
+
+def test_long_column_keeps_every_corner_readable(page: Page, screenshot: Any) -> None:
+    # A 25-card column (21 face up) late in a 2-suit game: every face-up card still shows its
+    # whole corner (rank and suit) above the next card, and the column stays on screen.
+    game = Game.from_text(LONG_COLUMN_POSITION)
+    open_app(page, position_url(LONG_COLUMN_POSITION))
+    assert_shows(page, game)
+    settle(page)
+    measured = page.evaluate(
+        """() => [...document.querySelectorAll('[data-column]')].map((column) => {
+          const cards = [...column.querySelectorAll(':scope > [data-face="up"]')];
+          return cards.map((card, i) => {
+            const corner = card.querySelector('.corner').getBoundingClientRect();
+            const next = cards[i + 1]?.getBoundingClientRect().top ?? Infinity;
+            const bottom = card.getBoundingClientRect().bottom;
+            return { shown: next - corner.top, needed: corner.height, bottom };
+          });
+        })"""
+    )
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert len(measured[6]) == 21
+    for column, cards in enumerate(measured):
+        for index, card_box in enumerate(cards):
+            assert card_box["shown"] >= card_box["needed"], (column, index, card_box)
+            assert card_box["bottom"] <= viewport["height"], (column, index, card_box)
+    screenshot(page, "long-column")
 
 
 def test_language_switch(page: Page, screenshot: Any) -> None:

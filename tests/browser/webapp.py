@@ -202,6 +202,14 @@ NEARLY_WON_POSITION = (
     "KS QS JS 10S 9S 8S 7S / 3s 6S 5S / 2S / 4S / AS / - / - / -"
 )
 
+# Spider, two suits, late in a game: column 7 holds 4 face-down cards and 21 face-up ones.
+LONG_COLUMN_POSITION = (
+    "spider 2 classic standard #5 / score=588 moves=112 removed=HS / 4H 3H 2H AH KH / 5H / KH / "
+    "AS 8S 7H 6S 5S 4S / KH QH JH AS QS JS 10H 9H 8H 7H 6H / 4H 3S 2S 4S 3H 2S AH / "
+    "ah 2h 3s qs KS QS JH 8H 7S 6H 5S 4S 3S 10S 9S 8S 7S 6S JH 10H 9H 8S 7S 6S 5S / "
+    "10s 2h 2s KS QH JS / 9s 9s KS QH JS 10S / 10H 9H 8H 7H 6H 5H 4H 3H AS 5H / -"
+)
+
 
 def open_menu_action(page: Page, action: str) -> None:
     """Clicks a button of the "More" menu."""

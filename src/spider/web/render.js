@@ -13,6 +13,12 @@ export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANK_TEXT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const px = (n) => `${Math.round(n * 100) / 100}px`;
 
+// A face-up card's corner (app.css `.card .corner`) sits `max(1px, 3% of the card width)` from
+// its top and is about 1.1 em tall: the fan must show that much of each card for it to be read.
+const cornerTop = (cw) => Math.max(1, cw * 0.03);
+const readableFan = (cw, font) => cornerTop(cw) + font * 1.1 + 1;
+const fontFitting = (cw, fan) => (fan - cornerTop(cw) - 1) / 1.1;
+
 function slotsOf(state) {
   return state.columns.map((c) => {
     const slots = [];
@@ -386,7 +392,11 @@ export class Renderer {
 
   // ---- layout ----
 
-  #metrics() {
+  /**
+   * Card size, corner font and fan spacing for the table's size; `maxCw` caps the card width
+   * (see #fit).
+   */
+  #metrics(maxCw = 120) {
     const n = this.cols.length || 10;
     const w = this.table.clientWidth;
     const h = this.table.clientHeight;
@@ -394,7 +404,7 @@ export class Renderer {
     const byWidth = (w - gap * (n + 1)) / n;
     // Leave room for the top row and about four cards of fan below it.
     const byHeight = h / (1.4 * 3.9);
-    const cw = Math.max(20, Math.min(byWidth, byHeight, 120));
+    const cw = Math.max(20, Math.min(byWidth, byHeight, maxCw));
     const ch = cw * 1.4;
     const font = Math.max(11, Math.min(22, cw * 0.36));
     const compact = h < 480 || cw < 44;
@@ -412,12 +422,41 @@ export class Renderer {
       colsH,
       down: Math.max(4, ch * 0.11),
       up: Math.max(font * 1.3 + 4, ch * 0.27),
-      upMin: font * 1.08 + 2,
+      upMin: readableFan(cw, font),
     };
   }
 
+  /**
+   * Metrics in which every column of `columns` fits with each face-up card's corner readable.
+   * A long column first gets smaller corner labels of its own (`m.fonts[i]`, down to 13px);
+   * when that is not enough, every card gets smaller (down to 60% of the width the window
+   * allows) if that makes it fit. Otherwise `fan` squeezes the labels of the long column.
+   */
+  #fit(columns) {
+    const fitted = (m) => {
+      const fonts = columns.map((c) => {
+        const u = c.up.length;
+        if (u < 2) return m.font;
+        const upNeeded = (m.colsH - m.ch - c.down * m.down) / (u - 1);
+        return Math.min(m.font, Math.max(Math.min(m.font, 13), fontFitting(m.cw, upNeeded)));
+      });
+      const height = (c, i) => c.down * m.down + Math.max(0, c.up.length - 1) * readableFan(m.cw, fonts[i]) + m.ch;
+      const fits = columns.every((c, i) => height(c, i) <= m.colsH);
+      return { ...m, fonts, fits };
+    };
+    const full = fitted(this.#metrics());
+    let m = full;
+    let cw = m.cw;
+    while (!m.fits && cw * 0.95 >= full.cw * 0.6) {
+      cw *= 0.95;
+      m = fitted(this.#metrics(cw));
+    }
+    // Smaller cards that still do not fit would only make every card harder to read.
+    return m.fits ? m : full;
+  }
+
   #position() {
-    const m = this.#metrics();
+    const m = this.state ? this.#fit(this.state.columns) : this.#metrics();
     this.metrics = m;
     const s = this.table.style;
     s.setProperty("--cw", px(m.cw));
@@ -430,7 +469,10 @@ export class Renderer {
     this.table.toggleAttribute("data-narrow", m.cw < 58);
     if (!this.state) return;
     this.state.columns.forEach((c, i) => {
-      const { down, up } = this.fan(c.down, c.up.length, m);
+      const font = m.fonts[i];
+      if (font < m.font) this.cols[i].style.setProperty("--fs", px(font));
+      else this.cols[i].style.removeProperty("--fs");
+      const { down, up } = this.fan(c.down, c.up.length, { ...m, upMin: readableFan(m.cw, font) });
       const nodes = this.nodes[i];
       let y = 0;
       for (let k = 0; k < nodes.length; k++) {
