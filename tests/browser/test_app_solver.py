@@ -50,6 +50,15 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
     game = Game.from_code(HINT_CODE)
     open_app(page, f"/?code={HINT_CODE}")
     assert_shows(page, game)
+    # While the engine thinks, the Hint button says it is busy (recorded, however brief).
+    page.evaluate(
+        """() => {
+          const button = document.querySelector('[data-action="hint"]');
+          window.hintBusy = [];
+          new MutationObserver(() => window.hintBusy.push(button.getAttribute('aria-busy')))
+            .observe(button, {attributeFilter: ['aria-busy']});
+        }"""
+    )
     for index in (0, 1):
         expected = hint(game, index)
         assert expected.move is not None
@@ -70,6 +79,7 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
         if index == 0:
             screenshot(page, "hint")
     assert_shows(page, game)  # a hint never plays anything
+    assert page.evaluate("window.hintBusy") == ["true", None, "true", None]
 
     # "No more moves": proven by the engine, offered with undo, restart and new game.
     dead = Game.from_text(NO_MOVES_POSITION)

@@ -497,13 +497,24 @@ function clearHint() {
 }
 
 let hintRound = { key: null, index: 0 };
+let hintsPending = 0;
 
 /** H: highlights the engine's best move; pressed again on the same table, the next best. */
 async function hint() {
   if (!state) return;
   const key = JSON.stringify([state.columns.map((c) => [c.down, c.up]), state.deals_left]);
   hintRound = { key, index: hintRound.key === key ? hintRound.index + 1 : 0 };
-  const reply = await engine.request({ op: "hint", index: hintRound.index });
+  // A hint deep in a long endgame can take a moment: the button says it is thinking.
+  const button = $("[data-action='hint']");
+  hintsPending += 1;
+  button.setAttribute("aria-busy", "true");
+  let reply;
+  try {
+    reply = await engine.request({ op: "hint", index: hintRound.index });
+  } finally {
+    hintsPending -= 1;
+    if (hintsPending === 0) button.removeAttribute("aria-busy");
+  }
   if (!reply.ok) {
     const code = reply.error?.code;
     const text = code === "bad-request" ? i18n.t("hint.unavailable") : messageFor(code);
