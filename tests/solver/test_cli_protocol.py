@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from spider.cli import main
 from spider.protocol import Session
+from spider.solver import hint
 from spider.solver.analyze import analyze, load_results, parse_deals, wilson_interval
-from tests.helpers import position
+from tests.helpers import VARIANTS, position, random_game
 
 
 def test_cli_hint(capsys: pytest.CaptureFixture[str]) -> None:
@@ -136,6 +140,40 @@ def test_protocol_hint_and_status() -> None:
     # Playing the hint works through the normal move op.
     moved = session.handle({"op": "move", **first})
     assert moved["ok"]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    variant=st.sampled_from(VARIANTS),
+    number=st.integers(0, 10**6),
+    steps=st.integers(0, 60),
+    script=st.lists(st.sampled_from(["hint", "hint", "move", "undo", "redo", "deal"]), max_size=14),
+    seed=st.integers(0, 2**32),
+)
+def test_protocol_hint_answers_for_the_table_shown(
+    variant: tuple[str, int, str], number: int, steps: int, script: list[str], seed: int
+) -> None:
+    # Hints asked between moves, undos and deals (the protocol keeps its last report to answer
+    # a second press at once) always answer for the table as it is now.
+    session = Session()
+    session.game = random_game(variant, number, steps)
+    rng = random.Random(seed)
+    index = 0
+    for op in script:
+        game = session._require_game()
+        if op == "hint":
+            reply = session.handle({"op": "hint", "index": index})
+            assert reply["hint"] == hint(game, index).to_json()
+            index += 1
+            continue
+        index = 0
+        if op == "move":
+            moves = game.legal_moves()
+            if moves:
+                src, dst, count = rng.choice(moves)
+                session.handle({"op": "move", "src": src, "dst": dst, "count": count})
+        else:
+            session.handle({"op": op})
 
 
 def test_protocol_no_moves() -> None:

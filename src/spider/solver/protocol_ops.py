@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..moves import Move, action_from_text
-from .hint import hint_report
+from .hint import HintReport, hint_report, visited_positions
 from .nomoves import DEFAULT_NODE_LIMIT, check_no_moves
 from .search import SolveProgress, solve
 from .view import VisibleView
@@ -62,12 +62,21 @@ def install(session: Session) -> None:
     """Register the ``hint`` and ``status`` operations on ``session``."""
     from ..protocol import ProtocolError
 
+    # The last report and what it was computed from: pressing Hint again on the same table
+    # (for the next-best move) answers at once instead of searching again.
+    last_report: list[tuple[object, HintReport]] = []
+
     def op_hint(request: dict[str, Any]) -> list[dict[str, Any]]:
         game = session._require_game()
         index = request.get("index", 0)
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
             raise ProtocolError("bad-request", "field 'index' must be an integer >= 0")
-        chosen = hint_report(game).pick(index)
+        view = VisibleView.from_game(game)
+        visited = visited_positions(game)
+        key = (view, visited)
+        if not last_report or last_report[0][0] != key:
+            last_report[:] = [(key, hint_report(view, visited=visited))]
+        chosen = last_report[0][1].pick(index)
         session.set_extra({"hint": chosen.to_json(), "no_moves": chosen.no_more_moves})
         return []
 
