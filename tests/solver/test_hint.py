@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections import Counter, deque
+from collections import Counter
 
 import pytest
 from hypothesis import given
@@ -14,7 +14,7 @@ from spider.cards import parse_card_int
 from spider.solver import hint, hint_report
 from spider.solver.hint import _TURN, _Reveal, fill_move, visited_positions
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
-from tests.helpers import VARIANTS, position, random_game
+from tests.helpers import VARIANTS, position, random_game, reshuffle_hidden
 
 _FILL_COLUMNS = ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""]
 """A 2-suit Spider table whose only empty column must be filled before the deal."""
@@ -23,35 +23,6 @@ _FILL_COLUMNS = ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""]
 def _spider(suits: int, columns: list[str]) -> Game:
     """A hand-made classic Spider position with one deal left in the stock."""
     return position("spider", suits, columns, stock="as " * 10)
-
-
-def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
-    """The same visible position with the face-down cards and the stock shuffled together."""
-    hidden: list[int] = []
-    for column, down in zip(game._cols, game._down, strict=True):
-        hidden += column[:down]
-    stock = list(reversed(game._stock))
-    hidden += stock
-    rng.shuffle(hidden)
-    columns = []
-    position = 0
-    for column, down in zip(game._cols, game._down, strict=True):
-        columns.append(hidden[position : position + down] + column[down:])
-        position += down
-    other = Game(
-        game.options,
-        columns,
-        list(game._down),
-        hidden[position:],
-        list(game._removed),
-        game.score,
-        game.moves,
-    )
-    # The same history too: the player saw the same moves (the hint reads the positions since
-    # the last deal or turned card from it).
-    other._history = deque(game._history, maxlen=game.undo_limit)
-    other._played = list(game._played)
-    return other
 
 
 @given(
