@@ -46,6 +46,42 @@ def perft(game: Game, depth: int) -> list[int]:
     return counts
 
 
+PLAYTHROUGHS = [("spiderette", 1, "classic", 0), ("spider", 4, "flexible", 1)]
+"""Seeds of the environment transcripts: (game, suits, rule, seed)."""
+
+
+def playthrough(
+    game: str, suits: int, rule: str, seed: int, steps: int = 40
+) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """An OpenSpiel-style transcript of :class:`spider.env.SpiderEnv`: from ``reset(seed=...)``,
+    the last legal action at each step (deals are 0, so it prefers moves), with what was seen.
+    Returns the episode's header and its steps."""
+    from spider.env import SpiderEnv
+
+    env = SpiderEnv(game, suits=suits, rule=rule)
+    observation, info = env.reset(seed=seed)
+    header: dict[str, object] = {"env": repr(env), "seed": seed, "code": info["code"]}
+    steps_seen: list[dict[str, object]] = []
+    for _ in range(steps):
+        action = info["legal_actions"][-1]
+        observation, reward, terminated, truncated, info = env.step(action)
+        steps_seen.append(
+            {
+                "action": action,
+                "text": env.action_to_string(action),
+                "reward": reward,
+                "terminated": terminated,
+                "truncated": truncated,
+                "legal": len(info["legal_actions"]),
+                "face_down": list(observation.face_down),
+                "tops": [column[-1] if column else 0 for column in observation.columns],
+            }
+        )
+        if terminated or truncated:
+            break
+    return header, steps_seen
+
+
 def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
     vectors = []
@@ -69,6 +105,15 @@ def main() -> None:
     (GOLDEN / "deals.json").write_text(json.dumps(vectors, indent=1) + "\n", encoding="utf-8")
     perfts = [{"code": code, "counts": perft(Game.from_code(code), 3)} for code in PERFT_CODES]
     (GOLDEN / "perft.json").write_text(json.dumps(perfts, indent=1) + "\n", encoding="utf-8")
+    # One step per line, so that a change shows as the steps it touches.
+    transcripts = []
+    for seeds in PLAYTHROUGHS:
+        header, steps_seen = playthrough(*seeds)
+        steps = ",\n  ".join(json.dumps(step) for step in steps_seen)
+        transcripts.append(json.dumps(header)[:-1] + f', "steps": [\n  {steps}\n ]}}')
+    (GOLDEN / "env_playthrough.json").write_text(
+        "[\n " + ",\n ".join(transcripts) + "\n]\n", encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

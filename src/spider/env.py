@@ -1,0 +1,228 @@
+"""A reset/step environment for bots and learning agents, in the shape of Gymnasium's API.
+
+>>> from spider.env import SpiderEnv
+>>> env = SpiderEnv("spiderette", suits=1)
+>>> observation, info = env.reset(seed=7)
+>>> action = info["legal_actions"][0]
+>>> env.action_to_string(action)
+'deal'
+>>> observation, reward, terminated, truncated, info = env.step(action)
+>>> reward, terminated, truncated
+(-1, False, False)
+
+Actions are integers, as in OpenSpiel: ``0`` deals, and a card move ``(src, dst, count)`` is
+``1 + (src * columns + dst) * 13 + count - 1``, so the action space has a fixed size
+(:attr:`SpiderEnv.num_actions`: 1,301 in Spider, 638 in Spiderette) and each step's legal actions
+come as a list and as a mask.  :meth:`SpiderEnv.action_to_string` writes one in the move notation
+of ``docs/notation.md``.
+
+The observation is what a player sees, never a face-down card or the stock order (see
+:class:`Observation`); the reward is the change of the game's score.  ``env.game`` is the
+underlying :class:`~spider.Game`, with every card: a bot that reads it is not playing fair.
+
+The standard library only: no Gymnasium needed.  An agent written for Gymnasium's ``Env`` calls
+``reset(seed=...)`` and ``step(action)`` the same way.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .cards import RUN_LENGTH, card_text
+from .game import Game
+from .moves import DEAL, Action, Move, action_from_text, action_text
+from .shuffle import MAX_NUMBER
+
+__all__ = ["DEAL_ACTION", "Observation", "SpiderEnv", "StepResult"]
+
+DEAL_ACTION: Final = 0
+"""The integer action that deals a row from the stock."""
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What the player sees: no face-down card, no stock order.
+
+    ``columns`` holds each column's face-up cards, bottom to top, as engine ints
+    (``suit_index << 4 | rank``, see :mod:`spider.cards`); ``face_down`` how many cards lie face
+    down under them; ``completed`` the suits of the runs removed, in order.
+    """
+
+    columns: tuple[tuple[int, ...], ...]
+    face_down: tuple[int, ...]
+    deals_left: int
+    completed: tuple[str, ...]
+    score: int
+    moves: int
+
+    @classmethod
+    def of(cls, game: Game) -> Observation:
+        """The observation of ``game``."""
+        return cls(
+            columns=tuple(tuple(int(card) for card in column.face_up) for column in game.columns),
+            face_down=tuple(column.face_down for column in game.columns),
+            deals_left=game.deals_left,
+            completed=game.completed,
+            score=game.score,
+            moves=game.moves,
+        )
+
+    def column_texts(self) -> tuple[tuple[str, ...], ...]:
+        """The face-up cards as text (``'10H'``), column by column."""
+        return tuple(tuple(card_text(card) for card in column) for column in self.columns)
+
+
+StepResult = tuple[Observation, int, bool, bool, dict[str, Any]]
+"""``(observation, reward, terminated, truncated, info)``, as Gymnasium's ``step`` returns."""
+
+
+class SpiderEnv:
+    """One game at a time of one variant, played through integer actions.
+
+    ``max_steps`` bounds an episode (``truncated`` becomes true when it is reached; None for no
+    bound).  An episode terminates when the game is won or when no action is legal at all.
+
+    ``info`` (from :meth:`reset` and :meth:`step`) holds ``legal_actions`` (sorted ints),
+    ``action_mask`` (a tuple of ``num_actions`` booleans), ``code`` (the deal's game code),
+    ``won``, ``runs_removed`` and ``cards_turned`` (by the last action).
+    """
+
+    def __init__(
+        self,
+        game: str = "spider",
+        suits: int = 1,
+        rule: str = "classic",
+        scoring: str = "standard",
+        max_steps: int | None = 2000,
+    ) -> None:
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1 or None, not {max_steps!r}")
+        # Deal once to check the options (a bad variant fails here, not at the first reset).
+        probe = Game.new(game, suits=suits, rule=rule, number=0, scoring=scoring, undo_limit=0)
+        self.variant = probe.options
+        self.columns = len(probe.columns)
+        self.num_actions = 1 + self.columns * self.columns * RUN_LENGTH
+        self.max_steps = max_steps
+        self._rng = random.Random()
+        self._game: Game | None = None
+        self._steps = 0
+
+    def __repr__(self) -> str:
+        v = self.variant
+        return (
+            f"SpiderEnv({v.game!r}, suits={v.suits}, rule={v.rule!r}, scoring={v.scoring!r}, "
+            f"max_steps={self.max_steps!r})"
+        )
+
+    # ---- actions ----
+
+    def action_to_move(self, action: int) -> Action:
+        """The move (or :data:`~spider.DEAL`) of an integer action; ``ValueError`` if outside."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise TypeError(f"an action is an int, not {type(action).__name__}")
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action {action} is outside 0..{self.num_actions - 1}")
+        if action == DEAL_ACTION:
+            return DEAL
+        pair, count_less_one = divmod(action - 1, RUN_LENGTH)
+        src, dst = divmod(pair, self.columns)
+        return Move(src, dst, count_less_one + 1)
+
+    def move_to_action(self, action: Action) -> int:
+        """The integer of a move or of :data:`~spider.DEAL`; ``ValueError`` if it has none here."""
+        if action == DEAL:
+            return DEAL_ACTION
+        if not isinstance(action, Move):
+            raise TypeError(f"expected a Move or 'deal', not {action!r}")
+        src, dst, count = action
+        if not (0 <= src < self.columns and 0 <= dst < self.columns and 1 <= count <= RUN_LENGTH):
+            raise ValueError(f"{action!r} has no action number with {self.columns} columns")
+        return 1 + (src * self.columns + dst) * RUN_LENGTH + count - 1
+
+    def action_to_string(self, action: int) -> str:
+        """An integer action in move notation: ``'deal'``, ``'ad'``, ``'bc3'``."""
+        return action_text(self.action_to_move(action))
+
+    def string_to_action(self, text: str) -> int:
+        """The integer of an action written in move notation."""
+        return self.move_to_action(action_from_text(text))
+
+    # ---- episodes ----
+
+    @property
+    def game(self) -> Game:
+        """The game being played (every card of it); :meth:`reset` must have been called."""
+        if self._game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._game
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the current position, sorted."""
+        game = self.game
+        actions = [self.move_to_action(move) for move in game.legal_moves()]
+        if game.can_deal():
+            actions.append(DEAL_ACTION)
+        return sorted(actions)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Start an episode on a new deal.
+
+        ``seed`` reseeds the environment's generator, which draws the deal number; the same seed
+        gives the same deal.  ``options={"number": n}`` plays deal ``n`` instead.
+        """
+        if seed is not None:
+            self._rng = random.Random(seed)
+        options = dict(options or {})
+        number = options.pop("number", None)
+        if options:
+            raise ValueError(f"unknown reset options: {sorted(options)} (known: 'number')")
+        if number is None:
+            number = self._rng.randrange(MAX_NUMBER + 1)
+        v = self.variant
+        self._game = Game.new(
+            v.game, suits=v.suits, rule=v.rule, number=number, scoring=v.scoring, undo_limit=0
+        )
+        self._steps = 0
+        return Observation.of(self._game), self._info(runs_removed=0, cards_turned=0)
+
+    def step(self, action: int) -> StepResult:
+        """Play ``action``; raises :class:`~spider.IllegalMove` (and changes nothing) when the
+        rules refuse it, and ``RuntimeError`` once the episode is over."""
+        game = self.game
+        if game.is_won or self._steps == self.max_steps:
+            raise RuntimeError("the episode is over: call reset()")
+        played = self.action_to_move(action)
+        score = game.score
+        face_down = sum(column.face_down for column in game.columns)
+        runs = len(game.completed)
+        game.push(played)
+        self._steps += 1
+        info = self._info(
+            runs_removed=len(game.completed) - runs,
+            cards_turned=face_down - sum(column.face_down for column in game.columns),
+        )
+        terminated = game.is_won or not info["legal_actions"]
+        truncated = not terminated and self._steps == self.max_steps
+        return Observation.of(game), game.score - score, terminated, truncated, info
+
+    def render(self) -> str:
+        """The table as text, face-down cards hidden (``str(game)``)."""
+        return str(self.game)
+
+    def _info(self, runs_removed: int, cards_turned: int) -> dict[str, Any]:
+        legal = self.legal_actions()
+        mask = [False] * self.num_actions
+        for action in legal:
+            mask[action] = True
+        return {
+            "legal_actions": legal,
+            "action_mask": tuple(mask),
+            "code": self.game.code,
+            "won": self.game.is_won,
+            "runs_removed": runs_removed,
+            "cards_turned": cards_turned,
+        }

@@ -1,0 +1,171 @@
+"""The reset/step environment for bots: integer actions, fair observations, episodes."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spider.env
+from scripts.make_golden import PLAYTHROUGHS, playthrough
+from spider import DEAL, Game, IllegalMove, Move
+from spider.env import DEAL_ACTION, Observation, SpiderEnv
+from tests.helpers import VARIANTS, random_game, reshuffle_hidden
+
+GOLDEN = Path(__file__).parent / "golden" / "env_playthrough.json"
+
+ENVS = {variant: SpiderEnv(*variant) for variant in VARIANTS}
+
+
+def test_module_example_runs() -> None:
+    result = doctest.testmod(spider.env)
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("game", "columns", "size"), [("spider", 10, 1301), ("spiderette", 7, 638)]
+)
+def test_every_action_number_round_trips(game: str, columns: int, size: int) -> None:
+    env = SpiderEnv(game)
+    assert env.num_actions == size
+    assert env.action_to_move(DEAL_ACTION) == DEAL and env.action_to_string(0) == "deal"
+    moves = [env.action_to_move(action) for action in range(1, size)]
+    assert len(set(moves)) == size - 1
+    for action, move in enumerate(moves, start=1):
+        assert isinstance(move, Move) and 1 <= move.count <= 13
+        assert 0 <= move.src < columns and 0 <= move.dst < columns
+        assert env.move_to_action(move) == action
+        assert env.string_to_action(env.action_to_string(action)) == action
+    assert env.action_to_string(env.move_to_action(Move(1, 2, 3))) == "bc3"
+
+
+def test_bad_actions_and_options_are_refused_clearly() -> None:
+    env = SpiderEnv("spiderette", suits=4)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(ValueError, match=r"outside 0\.\.637"):
+        env.action_to_move(638)
+    with pytest.raises(TypeError, match="int"):
+        env.action_to_move(True)
+    with pytest.raises(ValueError, match="no action number"):
+        env.move_to_action(Move(0, 7, 1))
+    with pytest.raises(ValueError, match="unknown reset options"):
+        env.reset(options={"deal": 3})
+    with pytest.raises(ValueError, match="classic rule only"):
+        SpiderEnv("spiderette", suits=2, rule="flexible")
+    with pytest.raises(ValueError, match="max_steps"):
+        SpiderEnv(max_steps=0)
+    observation, info = env.reset(options={"number": 29})
+    assert info["code"] == "SD1-S4-AAAAABD"
+    illegal = next(a for a in range(1, env.num_actions) if a not in info["legal_actions"])
+    with pytest.raises(IllegalMove):
+        env.step(illegal)
+    assert Observation.of(env.game) == observation  # nothing changed
+
+
+def test_same_seed_same_deal_and_episode() -> None:
+    first, second = SpiderEnv("spider", suits=2), SpiderEnv("spider", suits=2)
+    _, info_a = first.reset(seed=11)
+    _, info_b = second.reset(seed=11)
+    assert info_a["code"] == info_b["code"]
+    assert first.reset()[1]["code"] == second.reset()[1]["code"]  # the generator goes on alike
+    assert first.reset(seed=12)[1]["code"] != info_a["code"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    number=st.integers(0, 10_000),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(1, 150),
+)
+def test_steps_follow_the_engine(
+    variant: tuple[str, int, str], number: int, seed: int, steps: int
+) -> None:
+    # Each step is the engine's own action: the same legal actions, position, reward and end.
+    env = ENVS[variant]
+    observation, info = env.reset(options={"number": number})
+    game = Game.new(variant[0], suits=variant[1], rule=variant[2], number=number)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = sorted(env.move_to_action(move) for move in game.legal_moves())
+        legal += [DEAL_ACTION] if game.can_deal() else []
+        assert info["legal_actions"] == sorted(legal)
+        assert [i for i, allowed in enumerate(info["action_mask"]) if allowed] == sorted(legal)
+        assert observation == Observation.of(game)
+        action = rng.choice(info["legal_actions"])
+        score, down = game.score, sum(column.face_down for column in game.columns)
+        runs = len(game.completed)
+        game.push(env.action_to_move(action))
+        observation, reward, terminated, truncated, info = env.step(action)
+        assert reward == game.score - score
+        assert info["runs_removed"] == len(game.completed) - runs
+        assert info["cards_turned"] == down - sum(column.face_down for column in game.columns)
+        assert terminated == (game.is_won or not info["legal_actions"])
+        assert not truncated
+        if terminated:
+            break
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    number=st.integers(0, 10_000),
+    steps=st.integers(0, 100),
+    seed=st.integers(0, 2**32),
+)
+def test_observation_shows_no_hidden_card(
+    variant: tuple[str, int, str], number: int, steps: int, seed: int
+) -> None:
+    game = random_game(variant, number, steps)
+    other = reshuffle_hidden(game, random.Random(seed))
+    assert Observation.of(other) == Observation.of(game)
+    observation = Observation.of(game)
+    for column, texts in zip(game.columns, observation.column_texts(), strict=True):
+        assert texts == tuple(str(card) for card in column.face_up)
+
+
+def test_episode_is_truncated_at_max_steps_then_over() -> None:
+    env = SpiderEnv("spider", suits=1, max_steps=3)
+    _, info = env.reset(seed=5)
+    results = []
+    for _ in range(3):
+        result = env.step(info["legal_actions"][0])
+        info = result[4]
+        results.append(result[2:4])
+    assert results == [(False, False), (False, False), (False, True)]
+    with pytest.raises(RuntimeError, match="over"):
+        env.step(info["legal_actions"][0])
+    assert env.reset()[0].moves == 0
+
+
+def test_a_won_game_terminates_with_its_reward() -> None:
+    env = SpiderEnv("spiderette", suits=1)
+    env.reset(options={"number": 3})
+    # Play the game to its last move with the solver's line, then the winning move by number.
+    from spider.solver import solve
+
+    line = solve(env.game, time_limit=30).solution
+    assert line
+    for text in line[:-1]:
+        env.step(env.string_to_action(text))
+    observation, reward, terminated, truncated, info = env.step(env.string_to_action(line[-1]))
+    assert terminated and not truncated and info["won"]
+    assert info["runs_removed"] >= 1 and reward == 100 * info["runs_removed"] - 1
+    assert len(observation.completed) == 4 and info["legal_actions"] == []
+    with pytest.raises(RuntimeError, match="over"):
+        env.step(0)
+
+
+def test_golden_playthroughs() -> None:
+    # OpenSpiel-style transcripts pinned in tests/golden (scripts/make_golden.py writes them).
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert len(golden) == len(PLAYTHROUGHS)
+    for seeds, expected in zip(PLAYTHROUGHS, golden, strict=True):
+        header, steps = playthrough(*seeds)
+        assert {**header, "steps": steps} == expected
