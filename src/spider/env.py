@@ -60,9 +60,14 @@ class Observation:
     @classmethod
     def of(cls, game: Game) -> Observation:
         """The observation of ``game``."""
+        # The engine's own lists (ints, face-down cards first): building Card objects for
+        # every card of the table would make each step several times slower.
+        down = game._down
         return cls(
-            columns=tuple(tuple(int(card) for card in column.face_up) for column in game.columns),
-            face_down=tuple(column.face_down for column in game.columns),
+            columns=tuple(
+                tuple(cards[hidden:]) for cards, hidden in zip(game._cols, down, strict=True)
+            ),
+            face_down=tuple(down),
             deals_left=game.deals_left,
             completed=game.completed,
             score=game.score,
@@ -107,6 +112,7 @@ class SpiderEnv:
         self.max_steps = max_steps
         self._rng = random.Random()
         self._game: Game | None = None
+        self._code: str | None = None
         self._steps = 0
 
     def __repr__(self) -> str:
@@ -186,6 +192,7 @@ class SpiderEnv:
         self._game = Game.new(
             v.game, suits=v.suits, rule=v.rule, number=number, scoring=v.scoring, undo_limit=0
         )
+        self._code = self._game.code
         self._steps = 0
         return Observation.of(self._game), self._info(runs_removed=0, cards_turned=0)
 
@@ -197,13 +204,12 @@ class SpiderEnv:
             raise RuntimeError("the episode is over: call reset()")
         played = self.action_to_move(action)
         score = game.score
-        face_down = sum(column.face_down for column in game.columns)
+        face_down = sum(game._down)
         runs = len(game.completed)
         game.push(played)
         self._steps += 1
         info = self._info(
-            runs_removed=len(game.completed) - runs,
-            cards_turned=face_down - sum(column.face_down for column in game.columns),
+            runs_removed=len(game.completed) - runs, cards_turned=face_down - sum(game._down)
         )
         terminated = game.is_won or not info["legal_actions"]
         truncated = not terminated and self._steps == self.max_steps
@@ -221,7 +227,7 @@ class SpiderEnv:
         return {
             "legal_actions": legal,
             "action_mask": tuple(mask),
-            "code": self.game.code,
+            "code": self._code,
             "won": self.game.is_won,
             "runs_removed": runs_removed,
             "cards_turned": cards_turned,
