@@ -66,6 +66,25 @@ def test_bad_actions_and_options_are_refused_clearly() -> None:
     with pytest.raises(IllegalMove):
         env.step(illegal)
     assert Observation.of(env.game) == observation  # nothing changed
+    with pytest.raises(ValueError, match="deal number"):
+        env.reset(options={"number": -1})
+
+
+def test_an_episode_with_nothing_legal_left_is_over() -> None:
+    # Random play of 4-suit Spiderette soon leaves no legal action (stock empty, no move).
+    env = SpiderEnv("spiderette", suits=4, max_steps=500)
+    rng = random.Random(3)
+    for seed in range(50):
+        _, info = env.reset(seed=seed)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            _, _, terminated, truncated, info = env.step(rng.choice(info["legal_actions"]))
+        if terminated and not info["won"]:
+            break
+    assert terminated and not info["won"] and info["legal_actions"] == []
+    assert not any(info["action_mask"]) and env.game.deals_left == 0
+    with pytest.raises(RuntimeError, match="over"):
+        env.step(DEAL_ACTION)
 
 
 def test_same_seed_same_deal_and_episode() -> None:

@@ -114,6 +114,7 @@ class SpiderEnv:
         self._game: Game | None = None
         self._code: str | None = None
         self._steps = 0
+        self._over = False
 
     def __repr__(self) -> str:
         v = self.variant
@@ -194,13 +195,14 @@ class SpiderEnv:
         )
         self._code = self._game.code
         self._steps = 0
+        self._over = False
         return Observation.of(self._game), self._info(runs_removed=0, cards_turned=0)
 
     def step(self, action: int) -> StepResult:
         """Play ``action``; raises :class:`~spider.IllegalMove` (and changes nothing) when the
         rules refuse it, and ``RuntimeError`` once the episode is over."""
         game = self.game
-        if game.is_won or self._steps == self.max_steps:
+        if self._over:
             raise RuntimeError("the episode is over: call reset()")
         played = self.action_to_move(action)
         score = game.score
@@ -213,6 +215,7 @@ class SpiderEnv:
         )
         terminated = game.is_won or not info["legal_actions"]
         truncated = not terminated and self._steps == self.max_steps
+        self._over = terminated or truncated
         return Observation.of(game), game.score - score, terminated, truncated, info
 
     def render(self) -> str:
