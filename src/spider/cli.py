@@ -85,6 +85,23 @@ def _command_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _command_play(args: argparse.Namespace) -> int:
+    from .play import play
+
+    if args.source is not None:
+        game = load_game(args.source)
+    else:
+        game = Game.new(
+            args.game,
+            suits=args.suits,
+            rule=args.rule,
+            number=args.number,
+            scoring=args.scoring,
+            winnable=args.winnable,
+        )
+    return play(game, symbols=not args.ascii)
+
+
 def _add_variant_options(parser: argparse.ArgumentParser) -> None:
     """The options that choose a variant: game, suits and rule."""
     parser.add_argument(
@@ -106,11 +123,31 @@ def _add_variant_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_deal_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a new deal: the variant, the scoring, and which deal."""
+    _add_variant_options(parser)
+    parser.add_argument(
+        "--scoring",
+        choices=("standard", "reveal"),
+        default="standard",
+        help="standard: 500 to start, -1 a move or deal, +100 a run; reveal: 0 to start, "
+        "+5 a turned card, +100 a run (default: %(default)s)",
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--number", type=int, default=None, help="deal number (random if omitted)")
+    which.add_argument(
+        "--winnable",
+        action="store_true",
+        help="a random deal from the catalogue of deals the solver proved winnable",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``spider`` command."""
     parser = argparse.ArgumentParser(
         prog="spider",
-        description="Spider and Spiderette solitaire: deal, show and serve games.",
+        description="Spider and Spiderette solitaire: deal, show, play, hint, solve and serve "
+        "games.",
         epilog="Columns are lettered a-j in move notation: 'ad' moves one card from the first "
         "column to the fourth, 'bc3' moves three cards, 'deal' deals from the stock.",
     )
@@ -118,21 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     new = commands.add_parser("new", help="deal a game and print its code and layout")
-    _add_variant_options(new)
-    new.add_argument(
-        "--scoring",
-        choices=("standard", "reveal"),
-        default="standard",
-        help="standard: 500 to start, -1 a move or deal, +100 a run; reveal: 0 to start, "
-        "+5 a turned card, +100 a run (default: %(default)s)",
-    )
-    which = new.add_mutually_exclusive_group()
-    which.add_argument("--number", type=int, default=None, help="deal number (random if omitted)")
-    which.add_argument(
-        "--winnable",
-        action="store_true",
-        help="a random deal from the catalogue of deals the solver proved winnable",
-    )
+    _add_deal_options(new)
     new.add_argument("--text", action="store_true", help="also print the position text")
     new.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     new.set_defaults(handler=_command_new)
@@ -148,6 +171,21 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--text", action="store_true", help="also print the position text")
     show.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     show.set_defaults(handler=_command_show)
+
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal, one command per line",
+        description="Play in the terminal: type a move such as 'ad' or 'bc3', 'deal', 'undo', "
+        "'hint' or 'help'. Without SOURCE a new deal is dealt with the options below.",
+    )
+    play.add_argument(
+        "source",
+        nargs="?",
+        help="game code, position text, or a file holding one (or a game saved with 'save')",
+    )
+    _add_deal_options(play)
+    play.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    play.set_defaults(handler=_command_play)
 
     serve = commands.add_parser("serve", help="serve the web app")
     serve.add_argument(
