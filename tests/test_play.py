@@ -123,3 +123,12 @@ def test_spider_play_command_reads_standard_input(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--game", "spiderette", "--suits", "2", "--number", "29"]) == 0
     assert "SD1-S2-AAAAABD" in capsys.readouterr().out
+
+
+def test_ctrl_c_ends_the_game_quietly() -> None:
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    out: list[str] = []
+    assert play(Game.from_code(EASY), interrupted, out.append) == 130
+    assert out[-1] == ""  # a clean line for the shell, no traceback

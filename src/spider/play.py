@@ -41,7 +41,8 @@ def play(
     write: Callable[[str], None] = print,
     symbols: bool = True,
 ) -> int:
-    """Play ``game`` until it is won, the player quits or the input ends; returns 0.
+    """Play ``game`` until it is won, the player quits or the input ends; returns 0, or 130
+    when interrupted (Ctrl+C).
 
     ``read(prompt)`` returns one line (``EOFError`` ends the game); ``write(text)`` prints.
     """
@@ -56,6 +57,9 @@ def play(
         except EOFError:
             write("")
             return 0
+        except KeyboardInterrupt:
+            write("")
+            return 130
         if not session.command(line.strip()):
             return 0
     write(f"You won! Score {game.score} in {game.moves} moves.")
