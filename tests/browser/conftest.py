@@ -216,7 +216,9 @@ def screenshot(request: pytest.FixtureRequest) -> Callable[..., Path]:
         name = "-".join([*parts, _slug(suffix)] if suffix else parts)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=full_page)
+        # Finite animations (a dialog opening, cards being dealt) are shown finished, so the
+        # picture is the settled screen a player sees; infinite ones resume afterwards.
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
 
     return take
