@@ -38,8 +38,9 @@ def load_game(source: str) -> Game:
     )
 
 
-def _command_new(args: argparse.Namespace) -> int:
-    game = Game.new(
+def _new_game(args: argparse.Namespace) -> Game:
+    """The deal chosen by the options of :func:`_add_deal_options`."""
+    return Game.new(
         args.game,
         suits=args.suits,
         rule=args.rule,
@@ -47,6 +48,10 @@ def _command_new(args: argparse.Namespace) -> int:
         scoring=args.scoring,
         winnable=args.winnable,
     )
+
+
+def _command_new(args: argparse.Namespace) -> int:
+    game = _new_game(args)
     print(game.code)
     print()
     print(render_text(game, symbols=not args.ascii))
@@ -88,17 +93,7 @@ def _command_serve(args: argparse.Namespace) -> int:
 def _command_play(args: argparse.Namespace) -> int:
     from .play import play
 
-    if args.source is not None:
-        game = load_game(args.source)
-    else:
-        game = Game.new(
-            args.game,
-            suits=args.suits,
-            rule=args.rule,
-            number=args.number,
-            scoring=args.scoring,
-            winnable=args.winnable,
-        )
+    game = load_game(args.source) if args.source is not None else _new_game(args)
     return play(game, symbols=not args.ascii)
 
 
