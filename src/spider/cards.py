@@ -7,7 +7,7 @@ one-suit descending pair (``b`` on ``a``) exactly when ``b == a - 1``, because r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "Card",
     "ends_in_run",
+    "face_up_columns",
     "movable_length",
 ]
 
@@ -51,6 +52,14 @@ def movable_length(cards: Sequence[int], first_up: int, flexible: bool) -> int:
             length += 1
             position -= 1
     return length
+
+
+def face_up_columns(
+    columns: Iterable[Sequence[int]], face_down: Iterable[int]
+) -> tuple[tuple[int, ...], ...]:
+    """The face-up cards of each column (engine ints, bottom to top), given how many cards lie
+    face down at the bottom of each: what a player sees of the table."""
+    return tuple(tuple(cards[down:]) for cards, down in zip(columns, face_down, strict=True))
 
 
 def ends_in_run(cards: Sequence[int], face_down: int = 0) -> bool:

@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .cards import RUN_LENGTH, card_text
+from .cards import RUN_LENGTH, card_text, face_up_columns
 from .game import Game
 from .moves import DEAL, Action, Move, action_from_text, action_text
 from .shuffle import MAX_NUMBER
@@ -62,12 +62,9 @@ class Observation:
         """The observation of ``game``."""
         # The engine's own lists (ints, face-down cards first): building Card objects for
         # every card of the table would make each step several times slower.
-        down = game._down
         return cls(
-            columns=tuple(
-                tuple(cards[hidden:]) for cards, hidden in zip(game._cols, down, strict=True)
-            ),
-            face_down=tuple(down),
+            columns=face_up_columns(game._cols, game._down),
+            face_down=tuple(game._down),
             deals_left=game.deals_left,
             completed=game.completed,
             score=game.score,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..cards import RUN_LENGTH, ends_in_run, movable_length
+from ..cards import RUN_LENGTH, ends_in_run, face_up_columns, movable_length
 from ..game import Game
 from ..moves import Move
 from ..options import Options
@@ -63,14 +63,11 @@ class VisibleView:
     @classmethod
     def from_game(cls, game: Game) -> VisibleView:
         """The view of ``game``: only face-up cards are copied, hidden cards only counted."""
-        columns = tuple(
-            tuple(column[down:]) for column, down in zip(game._cols, game._down, strict=True)
-        )
         return cls(
             game=game.game,
             suits=game.suits,
             flexible=game.options.flexible,
-            columns=columns,
+            columns=face_up_columns(game._cols, game._down),
             down=tuple(game._down),
             stock_cards=len(game._stock),
             removed=len(game._removed),
@@ -149,8 +146,7 @@ def seen_positions(game: Game) -> frozenset[tuple[Columns, tuple[int, ...]]]:
     """
     down = tuple(game._down)
     return frozenset(
-        (tuple(tuple(cards[hidden:]) for cards, hidden in zip(columns, down, strict=True)), down)
-        for columns in game.positions_since_progress()
+        (face_up_columns(columns, down), down) for columns in game.positions_since_progress()
     )
 
 
