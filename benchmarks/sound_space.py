@@ -29,10 +29,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from spider import Game
-from spider.solver.search import State, _Solver
+from spider.solver.generate import Solver
+from spider.solver.positions import State
 
 
-def explore(solver: _Solver, positions: int) -> tuple[list[State], bool]:
+def explore(solver: Solver, positions: int) -> tuple[list[State], bool]:
     """The positions the sound phase expands (in its order) until it stores ``positions``;
     the flag says whether it found a win first."""
     start = solver.start
@@ -56,7 +57,7 @@ def explore(solver: _Solver, positions: int) -> tuple[list[State], bool]:
     return expanded, False
 
 
-def move_groups(solver: _Solver, state: State) -> tuple[int, ...]:
+def move_groups(solver: Solver, state: State) -> tuple[int, ...]:
     """The sizes (in columns) of the groups of columns that the legal moves connect."""
     columns = state[0]
     parent = list(range(len(columns)))
@@ -95,7 +96,7 @@ def main() -> None:
     print("Command: " + shlex.join(command))
     print()
     game = Game.new(args.game, suits=args.suits, rule=args.rule, number=args.number)
-    solver = _Solver(game)
+    solver = Solver(game)
     expanded, won = explore(solver, args.positions)
     endgame = [state for state in expanded if not state[1]]
     with_empty = sum(1 for columns, _ in endgame if any(len(column) == 1 for column in columns))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 
 from spider import Game, Options
 from spider.cards import parse_card_int
@@ -75,28 +74,8 @@ def position(
 
 def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
     """The same visible position with the face-down cards and the stock shuffled together."""
-    hidden: list[int] = []
-    for column, down in zip(game._cols, game._down, strict=True):
-        hidden += column[:down]
-    stock = list(reversed(game._stock))
-    hidden += stock
+    hidden = game.hidden_cards()
     rng.shuffle(hidden)
-    columns = []
-    position = 0
-    for column, down in zip(game._cols, game._down, strict=True):
-        columns.append(hidden[position : position + down] + column[down:])
-        position += down
-    other = Game(
-        game.options,
-        columns,
-        list(game._down),
-        hidden[position:],
-        list(game._removed),
-        game.score,
-        game.moves,
-    )
     # The same history too: the player saw the same moves (the hint reads the positions since
     # the last deal or turned card from it).
-    other._history = deque(game._history, maxlen=game.undo_limit)
-    other._played = list(game._played)
-    return other
+    return game.with_hidden_cards(hidden)

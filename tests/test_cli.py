@@ -56,12 +56,16 @@ def test_every_option_of_every_command_has_help() -> None:
     """``spider COMMAND --help`` explains every option and argument, and shows the defaults
     a caller would otherwise have to guess."""
     parser = build_parser()
+    # argparse offers no public way to list a parser's arguments: read its documented-in-source
+    # internals here, in this one test.
     commands = next(
-        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+        action
+        for action in parser._actions  # noqa: SLF001
+        if isinstance(action, argparse._SubParsersAction)  # noqa: SLF001
     )
     for name, command in commands.choices.items():
-        for action in command._actions:
-            if isinstance(action, argparse._HelpAction):
+        for action in command._actions:  # noqa: SLF001
+            if isinstance(action, argparse._HelpAction):  # noqa: SLF001
                 continue
             assert action.help, f"spider {name} {action.dest} has no help"
             takes_value = action.nargs != 0 and action.option_strings

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .errors import IllegalMove
+from .game import Game
 from .moves import Move
-
-if TYPE_CHECKING:
-    from .game import Game
+from .rules import accepts
 
 __all__ = ["best_destination"]
 
@@ -27,13 +24,14 @@ def best_destination(game: Game, src: int, count: int) -> Move | None:
     that repeated clicks sweep the table predictably.  Raises :class:`IllegalMove` when the group
     itself cannot be lifted (bad column, bad count or not a movable group).
     """
-    columns = game._cols
+    position = game.position()
+    columns = position.columns
     size = len(columns)
     if isinstance(src, bool) or not isinstance(src, int) or not 0 <= src < size:
         raise IllegalMove("no-such-column", f"there is no column {src!r}")
     if isinstance(count, bool) or not isinstance(count, int):
         raise IllegalMove("bad-count", f"the count must be an int, not {count!r}")
-    face_up = len(columns[src]) - game._down[src]
+    face_up = len(columns[src]) - position.face_down[src]
     if count < 1 or count > face_up:
         raise IllegalMove(
             "bad-count", f"column {src} has {face_up} face-up cards; cannot lift {count}"
@@ -41,17 +39,18 @@ def best_destination(game: Game, src: int, count: int) -> Move | None:
     if count > game.movable_count(src):
         raise IllegalMove("not-movable", f"these {count} cards do not move together")
     lead = columns[src][-count]
-    wanted_rank = (lead & 15) + 1
     same_suit: Move | None = None
     other_suit: Move | None = None
     empty: Move | None = None
     for step in range(1, size):
         dst = (src + step) % size
         target = columns[dst]
+        if not accepts(target, lead):
+            continue
         if not target:
             if empty is None:
                 empty = Move(src, dst, count)
-        elif target[-1] & 15 == wanted_rank:
+        else:
             if target[-1] >> 4 == lead >> 4:
                 if same_suit is None:
                     same_suit = Move(src, dst, count)

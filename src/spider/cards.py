@@ -7,19 +7,14 @@ one-suit descending pair (``b`` on ``a``) exactly when ``b == a - 1``, because r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Final
 
 __all__ = [
     "RANK_NAMES",
-    "RUN_LENGTH",
     "SUITS",
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
     "Card",
-    "ends_in_run",
-    "face_up_columns",
-    "movable_length",
 ]
 
 SUITS: Final = ("S", "H", "D", "C")
@@ -31,61 +26,10 @@ RANK_NAMES: Final = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
 
 _RANK_BY_NAME: Final = {name: rank for rank, name in enumerate(RANK_NAMES) if name}
 
-RUN_LENGTH: Final = 13
-"""Cards in a complete run, King down to Ace."""
-
-
-def movable_length(cards: Sequence[int], first_up: int, flexible: bool) -> int:
-    """How many top cards of ``cards`` (engine ints, bottom to top, face up from index
-    ``first_up``) move together: descending consecutive ranks, of one suit unless
-    ``flexible``.  0 when no card is face up."""
-    position = len(cards) - 1
-    if position < first_up:
-        return 0
-    length = 1
-    if flexible:
-        while position > first_up and (cards[position - 1] & 15) == (cards[position] & 15) + 1:
-            length += 1
-            position -= 1
-    else:
-        while position > first_up and cards[position - 1] == cards[position] + 1:
-            length += 1
-            position -= 1
-    return length
-
-
-def face_up_columns(
-    columns: Iterable[Sequence[int]], face_down: Iterable[int]
-) -> tuple[tuple[int, ...], ...]:
-    """The face-up cards of each column (engine ints, bottom to top), given how many cards lie
-    face down at the bottom of each: what a player sees of the table."""
-    return tuple(tuple(cards[down:]) for cards, down in zip(columns, face_down, strict=True))
-
-
-def ends_in_run(cards: Sequence[int], face_down: int = 0) -> bool:
-    """True when ``cards`` (engine ints, bottom to top, the first ``face_down`` of them face
-    down) end in 13 face-up cards of one suit, King down to Ace."""
-    if len(cards) - face_down < RUN_LENGTH:
-        return False
-    ace = cards[-1]
-    if ace & 15 != 1:
-        return False
-    return all(cards[-1 - step] == ace + step for step in range(1, RUN_LENGTH))
-
 
 def card_int(rank: int, suit: str) -> int:
     """The engine's int for ``rank`` (1-13) of ``suit`` ('S', 'H', 'D', 'C')."""
     return SUITS.index(suit) << 4 | rank
-
-
-def rank_of(card: int) -> int:
-    """Rank (1-13) of an engine card int."""
-    return card & 15
-
-
-def suit_of(card: int) -> str:
-    """Suit letter of an engine card int."""
-    return SUITS[card >> 4]
 
 
 def card_text(card: int) -> str:

@@ -30,9 +30,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .cards import RUN_LENGTH, card_text, face_up_columns
+from .cards import card_text
 from .game import Game
 from .moves import DEAL, Action, Move, action_from_text, action_text
+from .rules import RUN_LENGTH
 from .shuffle import MAX_NUMBER
 
 __all__ = ["DEAL_ACTION", "Observation", "SpiderEnv", "StepResult"]
@@ -60,11 +61,12 @@ class Observation:
     @classmethod
     def of(cls, game: Game) -> Observation:
         """The observation of ``game``."""
-        # The engine's own lists (ints, face-down cards first): building Card objects for
-        # every card of the table would make each step several times slower.
+        # The engine's ints: building Card objects for every card of the table would make each
+        # step several times slower.
+        position = game.position()
         return cls(
-            columns=face_up_columns(game._cols, game._down),
-            face_down=tuple(game._down),
+            columns=position.face_up,
+            face_down=position.face_down,
             deals_left=game.deals_left,
             completed=game.completed,
             score=game.score,
@@ -203,12 +205,12 @@ class SpiderEnv:
             raise RuntimeError("the episode is over: call reset()")
         played = self.action_to_move(action)
         score = game.score
-        face_down = sum(game._down)
+        face_down = sum(game.face_down)
         runs = len(game.completed)
         game.push(played)
         self._steps += 1
         info = self._info(
-            runs_removed=len(game.completed) - runs, cards_turned=face_down - sum(game._down)
+            runs_removed=len(game.completed) - runs, cards_turned=face_down - sum(game.face_down)
         )
         terminated = game.is_won or not info["legal_actions"]
         truncated = not terminated and self._steps == self.max_steps

@@ -11,28 +11,63 @@ import random
 from collections import deque
 from collections.abc import Container
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Final, NamedTuple, TypeAlias
 
-from .cards import RUN_LENGTH, SUITS, Card, card_text, ends_in_run, movable_length
+from .cards import SUITS, Card, card_text
 from .codes import format_code, parse_code
 from .errors import IllegalMove
 from .moves import DEAL, Action, Move
 from .options import Options
+from .position import Position
+from .rules import (
+    accepts,
+    deal_blocked_forever,
+    deal_refusal,
+    group_length,
+    legal_moves,
+    scored,
+    settle,
+    turns_over,
+)
 from .shuffle import MAX_NUMBER, shuffled_deck
 from .winnable import random_winnable_number
 
-__all__ = ["DEFAULT_UNDO_LIMIT", "Column", "Effects", "Game"]
+__all__ = [
+    "DEFAULT_UNDO_LIMIT",
+    "Column",
+    "DealRecord",
+    "Effects",
+    "Game",
+    "HistoryEntry",
+    "MoveRecord",
+]
 
 DEFAULT_UNDO_LIMIT: Final = 400
 """Default undo depth (as in seed 004); 100 reproduces seeds 000 and 001."""
 
 
-# History records.  A move: (src, dst, count, flipped_src, run_suit, flipped_dst, prev_score),
-# with run_suit -1 when no run left.  A deal: (cards_dealt, ((column, suit, flipped), ...),
-# prev_score).
-_MoveRecord: TypeAlias = tuple[int, int, int, bool, int, bool, int]
-_DealRecord: TypeAlias = tuple[int, tuple[tuple[int, int, bool], ...], int]
-_Record: TypeAlias = _MoveRecord | _DealRecord
+class MoveRecord(NamedTuple):
+    """What undoing a card move needs: the move, the cards it turned, the run it removed."""
+
+    src: int
+    dst: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose
+    turned_src: bool
+    run_suit: int  # suit index of the run removed from ``dst``, -1 when none
+    turned_dst: bool  # a card turned under that run
+    previous_score: int
+
+
+class DealRecord(NamedTuple):
+    """What undoing a deal needs: cards dealt, and ``(column, suit, card turned)`` per run."""
+
+    dealt: int
+    runs: tuple[tuple[int, int, bool], ...]
+    previous_score: int
+
+
+HistoryEntry: TypeAlias = MoveRecord | DealRecord
+"""One action in a game's history."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +169,10 @@ class Game:
         self._score = score
         self._moves = moves
         self._undo_limit = undo_limit
-        self._history: deque[_Record] = deque(maxlen=undo_limit)
+        self._history: deque[HistoryEntry] = deque(maxlen=undo_limit)
         self._redo: list[Action] = []
         self._played: list[Action] = []
-        self._last: _Record | None = None
+        self._last: HistoryEntry | None = None
         self._standard = options.scoring == "standard"
         self._floor = options.game == "spider"
         self._group: list[int] = [-1] * len(columns)
@@ -252,6 +287,35 @@ class Game:
             other._start = other._snapshot()
         return other
 
+    def hidden_cards(self) -> list[int]:
+        """The cards the player cannot see, as engine ints: the face-down cards of each column
+        (left to right, bottom to top), then the stock in dealing order."""
+        hidden: list[int] = []
+        for column, down in zip(self._cols, self._down, strict=True):
+            hidden += column[:down]
+        return hidden + self._stock[::-1]
+
+    def with_hidden_cards(self, cards: list[int]) -> Game:
+        """A copy, history included, whose hidden places hold ``cards`` instead (in the order of
+        :meth:`hidden_cards`): the same position as the player sees it, another arrangement of
+        what they cannot see.  ``ValueError`` unless ``cards`` are the hidden cards reordered.
+
+        The copy's :meth:`restart` goes back as far as its history reaches.
+        """
+        if sorted(cards) != sorted(self.hidden_cards()):
+            raise ValueError("with_hidden_cards: the cards must be the hidden cards, reordered")
+        other = self.copy(history=True)
+        position = 0
+        for column, down in zip(other._cols, other._down, strict=True):
+            column[:down] = cards[position : position + down]
+            position += down
+        other._stock = cards[position:][::-1]
+        rewound = other.copy(history=True)
+        while rewound._history:
+            rewound._unapply(rewound._history.pop())
+        other._start = rewound._snapshot()
+        return other
+
     # ----------------------------------------------------------------- the caller's view
 
     @property
@@ -312,6 +376,25 @@ class Game:
             for column, down in zip(self._cols, self._down, strict=True)
         )
 
+    def position(self) -> Position:
+        """A read-only snapshot of the position in engine ints: every card, the counters and the
+        deal number.  This is what other modules read; the game's own lists stay private."""
+        return Position(
+            self._options,
+            self._number,
+            tuple(map(tuple, self._cols)),
+            tuple(self._down),
+            tuple(reversed(self._stock)),
+            tuple(self._removed),
+            self._score,
+            self._moves,
+        )
+
+    @property
+    def face_down(self) -> tuple[int, ...]:
+        """How many face-down cards lie at the bottom of each column, left to right."""
+        return tuple(self._down)
+
     @property
     def stock(self) -> tuple[Card, ...]:
         """The stock, in the order its cards will be dealt."""
@@ -354,7 +437,7 @@ class Game:
         snapshot = [tuple(column) for column in columns]
         positions: list[tuple[tuple[int, ...], ...]] = []
         for record in reversed(self._history):
-            if len(record) != 7:
+            if not isinstance(record, MoveRecord):
                 break  # a deal
             src, dst, count, flipped_src, run_suit, flipped_dst, _ = record
             if flipped_src or flipped_dst or run_suit >= 0:
@@ -393,14 +476,14 @@ class Game:
         record = self._last
         if record is None:
             return None
-        if len(record) == 7:
+        if isinstance(record, MoveRecord):
             src, dst, count, flipped_src, run_suit, flipped_dst, _ = record
             return Effects(
                 Move(src, dst, count),
                 (src,) * flipped_src + (dst,) * flipped_dst,
                 ((dst, SUITS[run_suit]),) if run_suit >= 0 else (),
             )
-        _, runs, _ = record
+        runs = record.runs
         return Effects(
             DEAL,
             tuple(index for index, _, flipped in runs if flipped),
@@ -422,7 +505,7 @@ class Game:
         cached = self._group[index]
         if cached >= 0:
             return cached
-        length = movable_length(self._cols[index], self._down[index], self._flexible)
+        length = group_length(self._cols[index], self._down[index], self._flexible)
         self._group[index] = length
         return length
 
@@ -437,37 +520,11 @@ class Game:
 
         Dealing is not a card move: see :meth:`can_deal`.
         """
-        cols = self._cols
-        # Columns by the rank of their last card, and the empty ones.
-        by_top_rank: dict[int, list[int]] = {}
-        empties: list[int] = []
-        for index, column in enumerate(cols):
-            if column:
-                rank = column[-1] & 15
-                if rank in by_top_rank:
-                    by_top_rank[rank].append(index)
-                else:
-                    by_top_rank[rank] = [index]
-            else:
-                empties.append(index)
-        moves: list[Move] = []
-        append = moves.append
-        new = tuple.__new__
-        targets_of = by_top_rank.get
-        cache = self._group
-        for src, column in enumerate(cols):
-            length = cache[src]
+        lengths = self._group
+        for index, length in enumerate(lengths):
             if length < 0:
-                length = self._group_length(src)
-            # An empty column has a group length of 0: the loop below does nothing for it.
-            for count in range(1, length + 1):
-                targets = targets_of((column[-count] & 15) + 1)
-                if targets is not None:
-                    for dst in targets:
-                        append(new(Move, (src, dst, count)))
-                for dst in empties:
-                    append(new(Move, (src, dst, count)))
-        return moves
+                self._group_length(index)
+        return legal_moves(self._cols, lengths)
 
     def is_legal(self, move: Move) -> bool:
         """True when :meth:`move` would accept this move."""
@@ -514,7 +571,7 @@ class Game:
                 "not-movable", f"only cards {kind} move together; these {count} cards do not"
             )
         target = cols[dst]
-        if target and (target[-1] & 15) != (column[-count] & 15) + 1:
+        if not accepts(target, column[-count]):
             raise IllegalMove(
                 "no-target",
                 f"{card_text(column[-count])} cannot go on {card_text(target[-1])}: "
@@ -553,47 +610,38 @@ class Game:
         group = self._group
         group[src] = -1
         group[dst] = -1
-        flipped_src = bool(source) and len(source) == down[src]
+        flipped_src = turns_over(len(source), down[src])
         if flipped_src:
             down[src] -= 1
         self._moves += 1
         run_suit = -1
         flipped_dst = False
-        last_card = target[-1]
-        if last_card & 15 == 1 and ends_in_run(target, down[dst]):
-            run_suit = last_card >> 4
-            del target[-RUN_LENGTH:]
-            self._removed.append(run_suit)
-            group[dst] = -1
-            flipped_dst = bool(target) and len(target) == down[dst]
-            if flipped_dst:
-                down[dst] -= 1
-        if self._standard:
-            score = previous_score - 1
-            if score < 0 and self._floor:
-                score = 0
+        if target[-1] & 15 == 1:  # only an ace can complete a run
+            run_suit, flipped_dst = settle(target, down[dst])
             if run_suit >= 0:
-                score += 100
-        else:
-            score = previous_score + 5 * (flipped_src + flipped_dst)
-            if run_suit >= 0:
-                score += 100
-        self._score = score
-        record = (src, dst, count, flipped_src, run_suit, flipped_dst, previous_score)
+                self._removed.append(run_suit)
+                if flipped_dst:
+                    down[dst] -= 1
+        self._score = scored(
+            previous_score, self._standard, self._floor, run_suit >= 0, flipped_src + flipped_dst
+        )
+        record = tuple.__new__(
+            MoveRecord, (src, dst, count, flipped_src, run_suit, flipped_dst, previous_score)
+        )
         self._history.append(record)
         self._last = record
 
     def deal_error(self) -> IllegalMove | None:
         """Why a deal is refused now, or None when it is allowed."""
-        if not self._stock:
-            return IllegalMove("stock-empty", "the stock is empty: there is nothing left to deal")
-        for index, column in enumerate(self._cols):
-            if not column:
-                return IllegalMove(
-                    "empty-column",
-                    f"column {index} is empty: every column must hold a card before a deal",
-                )
-        return None
+        refusal = deal_refusal(len(self._stock), [len(column) for column in self._cols])
+        if refusal is None:
+            return None
+        code, column = refusal
+        if code == "stock-empty":
+            return IllegalMove(code, "the stock is empty: there is nothing left to deal")
+        return IllegalMove(
+            code, f"column {column} is empty: every column must hold a card before a deal"
+        )
 
     def can_deal(self) -> bool:
         """True when a deal is allowed now."""
@@ -601,8 +649,8 @@ class Game:
 
     def deal_blocked_forever(self) -> bool:
         """True when the table has fewer cards than columns, so no deal can ever happen again."""
-        table = sum(len(column) for column in self._cols)
-        return bool(self._stock) and table < len(self._cols)
+        table = sum(map(len, self._cols))
+        return deal_blocked_forever(len(self._stock), table, len(self._cols))
 
     def deal(self) -> None:
         """Deal one face-up card onto each column, left to right (a short last deal covers the
@@ -626,26 +674,22 @@ class Game:
         previous_score = self._score
         runs: list[tuple[int, int, bool]] = []
         for index in range(dealt):
-            column = cols[index]
-            last_card = column[-1]
-            if last_card & 15 == 1 and ends_in_run(column, down[index]):
-                del column[-RUN_LENGTH:]
-                self._removed.append(last_card >> 4)
+            run_suit, flipped = settle(cols[index], down[index])
+            if run_suit >= 0:
+                self._removed.append(run_suit)
                 group[index] = -1
-                flipped = bool(column) and len(column) == down[index]
                 if flipped:
                     down[index] -= 1
-                runs.append((index, last_card >> 4, flipped))
+                runs.append((index, run_suit, flipped))
         self._moves += 1
-        if self._standard:
-            score = previous_score - 1
-            if score < 0 and self._floor:
-                score = 0
-            score += 100 * len(runs)
-        else:
-            score = previous_score + sum(100 + 5 * flipped for _, _, flipped in runs)
-        self._score = score
-        record = (dealt, tuple(runs), previous_score)
+        self._score = scored(
+            previous_score,
+            self._standard,
+            self._floor,
+            len(runs),
+            sum(flipped for _, _, flipped in runs),
+        )
+        record = DealRecord(dealt, tuple(runs), previous_score)
         self._history.append(record)
         self._last = record
 
@@ -664,11 +708,11 @@ class Game:
         self._last = None
         return action
 
-    def _unapply(self, record: _Record) -> None:
+    def _unapply(self, record: HistoryEntry) -> None:
         cols = self._cols
         down = self._down
         group = self._group
-        if len(record) == 7:
+        if isinstance(record, MoveRecord):
             src, dst, count, flipped_src, run_suit, flipped_dst, previous_score = record
             target = cols[dst]
             if run_suit >= 0:
@@ -711,6 +755,18 @@ class Game:
             self._apply_move(action.src, action.dst, action.count)
         self._played.append(action)
         return action
+
+    def set_redo(self, actions: list[Action]) -> None:
+        """Replace the redo list (the next action to redo last); ``ValueError`` and no change
+        when the actions do not replay, in that order, from the current position."""
+        probe = self.copy(history=False)
+        probe.undo_limit = 0
+        for index, action in enumerate(reversed(actions)):
+            try:
+                probe.push(action)
+            except ValueError as error:
+                raise ValueError(f"redo action {index}: {error}") from None
+        self._redo[:] = actions
 
     def restart(self) -> None:
         """Go back to the start of the game (the deal, or the position it was opened from).

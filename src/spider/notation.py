@@ -42,14 +42,15 @@ def format_position(game: Game) -> str:
         header += f" #{game.number}"
     removed = "".join(game.completed) or "-"
     sections = [header, f"score={game.score} moves={game.moves} removed={removed}"]
-    for column, face_down in zip(game._cols, game._down, strict=True):
+    position = game.position()
+    for column, face_down in zip(position.columns, position.face_down, strict=True):
         sections.append(_format_column(column, face_down))
-    stock = " ".join(card_text(card).lower() for card in reversed(game._stock))
+    stock = " ".join(card_text(card).lower() for card in position.stock)
     sections.append(stock or "-")
     return " / ".join(sections)
 
 
-def _format_column(column: list[int], face_down: int) -> str:
+def _format_column(column: tuple[int, ...], face_down: int) -> str:
     if not column:
         return "-"
     return " ".join(

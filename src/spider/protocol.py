@@ -9,7 +9,7 @@ animation, and errors as stable codes.  Pure Python, no I/O: the Web Worker call
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from .autoplace import best_destination
@@ -34,7 +34,7 @@ class ProtocolError(Exception):
         self.code = code
 
 
-def _card_names(cards: list[int]) -> list[str]:
+def _card_names(cards: Sequence[int]) -> list[str]:
     return [card_text(card) for card in cards]
 
 
@@ -42,8 +42,9 @@ def game_view(game: Game) -> dict[str, Any]:
     """The player's view of ``game``: what the page may show and where each group may go."""
     columns = []
     all_moves = game.legal_moves()
-    for index, column in enumerate(game._cols):
-        down = game._down[index]
+    position = game.position()
+    for index, column in enumerate(position.columns):
+        down = position.face_down[index]
         pickup = game.movable_count(index)
         dests: list[list[int]] = [[] for _ in range(pickup)]
         for move in all_moves:
@@ -62,7 +63,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "number": game.number,
         "columns": columns,
         "deals_left": game.deals_left,
-        "stock_cards": len(game._stock),
+        "stock_cards": len(position.stock),
         "can_deal": error is None,
         "deal_error": None if error is None else error.code,
         "blocked_deal": game.deal_blocked_forever(),
@@ -82,9 +83,10 @@ def _effect_events(game: Game, action: Action, stock_before: int) -> list[dict[s
     events: list[dict[str, Any]] = []
     effects: Effects | None = game.last_effects
     runs = effects.runs if effects is not None else ()
+    columns = game.position().columns
     if isinstance(action, Move):
         # When the move completed a run, the moved cards left the table with it.
-        moved = [] if runs else _card_names(game._cols[action.dst][-action.count :])
+        moved = [] if runs else _card_names(columns[action.dst][-action.count :])
         events.append(
             {
                 "type": "move",
@@ -95,14 +97,14 @@ def _effect_events(game: Game, action: Action, stock_before: int) -> list[dict[s
             }
         )
     else:
-        dealt = min(len(game._cols), stock_before)
+        dealt = min(len(columns), stock_before)
         events.append({"type": "deal", "columns": list(range(dealt))})
     for column, suit in runs:
         events.append({"type": "run", "column": column, "suit": suit})
     if effects is not None:
         for column in effects.flipped:
             events.append(
-                {"type": "flip", "column": column, "card": card_text(game._cols[column][-1])}
+                {"type": "flip", "column": column, "card": card_text(columns[column][-1])}
             )
     return events
 
@@ -207,7 +209,7 @@ class Session:
         except IllegalMove as error:
             return self._error_reply(request_id, error.code, str(error))
         reply: Reply = {"id": request_id, "ok": True, "version": PROTOCOL_VERSION}
-        game = self._require_game()
+        game = self.require_game()
         reply["state"] = game_view(game)
         reply["events"] = events
         if op != "state":
@@ -228,7 +230,7 @@ class Session:
             reply["state"] = game_view(self.game)
         return reply
 
-    def _require_game(self) -> Game:
+    def require_game(self) -> Game:
         if self.game is None:
             raise ProtocolError("no-game", "start a game first (op 'new', 'open' or 'load')")
         return self.game
@@ -305,29 +307,29 @@ class Session:
         return [{"type": "new"}]
 
     def _play(self, game: Game, action: Action) -> list[dict[str, Any]]:
-        stock_before = len(game._stock)
+        stock_before = len(game.position().stock)
         game.push(action)
         return _effect_events(game, action, stock_before)
 
     def _op_move(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = self._require_game()
+        game = self.require_game()
         move = Move(
             _int_field(request, "src"), _int_field(request, "dst"), _int_field(request, "count", 1)
         )
         return self._play(game, move)
 
     def _op_auto(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = self._require_game()
+        game = self.require_game()
         move = best_destination(game, _int_field(request, "src"), _int_field(request, "count", 1))
         if move is None:
             raise ProtocolError("no-destination", "no column takes this group")
         return self._play(game, move)
 
     def _op_deal(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        return self._play(self._require_game(), DEAL)
+        return self._play(self.require_game(), DEAL)
 
     def _op_undo(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = self._require_game()
+        game = self.require_game()
         if not game.can_undo:
             raise ProtocolError("nothing-to-undo", "there is nothing to undo")
         action = game.undo()
@@ -335,29 +337,29 @@ class Session:
         return [event]
 
     def _op_redo(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = self._require_game()
+        game = self.require_game()
         if not game.can_redo:
             raise ProtocolError("nothing-to-redo", "there is nothing to redo")
-        stock_before = len(game._stock)
+        stock_before = len(game.position().stock)
         action = game.redo()
         return [{"type": "redo"}, *_effect_events(game, action, stock_before)]
 
     def _op_restart(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        self._require_game().restart()
+        self.require_game().restart()
         return [{"type": "restart"}]
 
     def _op_set(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = self._require_game()
+        game = self.require_game()
         game.undo_limit = _undo_limit_field(request, game.undo_limit)
         return []
 
     def _op_state(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        self._require_game()
+        self.require_game()
         return []
 
     def _op_export(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         """The position texts for sharing: kept out of the view because they reveal every card."""
-        game = self._require_game()
+        game = self.require_game()
         self.set_extra(
             {"export": {"position": game.to_text(), "start": game.start_position().to_text()}}
         )

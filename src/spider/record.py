@@ -98,7 +98,7 @@ def game_from_json(text: str | bytes, undo_limit: int | str | None = "saved") ->
             probe.push(action)
         except (IllegalMove, ValueError) as error:
             raise ValueError(f"saved game: field 'redo', action {index}: {error}") from None
-    game._redo[:] = redo
+    game.set_redo(redo)
     position = document.get("position")
     if position is not None and position != game.to_text():
         raise ValueError("saved game: field 'position' does not match the replayed game")

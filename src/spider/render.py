@@ -33,10 +33,11 @@ def render_text(game: Game, symbols: bool = True) -> str:
         "",
         "".join(f"{letter:^{_WIDTH}}" for letter in "abcdefghij"[: options.column_count]).rstrip(),
     ]
-    height = max((len(column) for column in game._cols), default=0)
+    position = game.position()
+    height = max(map(len, position.columns), default=0)
     for row in range(height):
         cells = []
-        for column, down in zip(game._cols, game._down, strict=True):
+        for column, down in zip(position.columns, position.face_down, strict=True):
             if row >= len(column):
                 cells.append(" " * _WIDTH)
             elif row < down:

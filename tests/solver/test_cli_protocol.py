@@ -160,7 +160,7 @@ def test_protocol_hint_answers_for_the_table_shown(
     rng = random.Random(seed)
     index = 0
     for op in script:
-        game = session._require_game()
+        game = session.require_game()
         if op == "hint":
             reply = session.handle({"op": "hint", "index": index})
             assert reply["hint"] == hint(game, index).to_json()

@@ -249,11 +249,9 @@ def test_unseen_cards_are_the_hidden_cards_and_stock(
     variant: tuple[str, int, str], number: int, steps: int
 ) -> None:
     game = random_game(variant, number, steps)
-    hidden = Counter(game._stock)
-    for column, down in zip(game._cols, game._down, strict=True):
-        hidden.update(column[:down])
+    hidden = Counter(game.hidden_cards())
     view = VisibleView.from_game(game)
-    assert view.removed_suits == tuple(game._removed)
+    assert view.removed_suits == game.position().removed
     assert view.unseen_cards() == dict(hidden)
 
 

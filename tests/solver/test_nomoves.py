@@ -14,7 +14,7 @@ from tests.helpers import position
 
 
 def _key(game: Game) -> tuple[object, ...]:
-    return tuple(sorted(zip(game._down, map(tuple, game._cols), strict=True)))
+    return tuple(sorted(zip(game.face_down, game.position().columns, strict=True)))
 
 
 def brute_force_useful(game: Game, limit: int = 5_000) -> bool | None:

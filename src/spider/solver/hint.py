@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Final
 
-from ..cards import RUN_LENGTH, SUITS, movable_length
+from ..cards import SUITS
 from ..game import Game
 from ..moves import Move
+from ..rules import EMPTY, RUN_LENGTH, destination_index
 from .nomoves import find_useful_line
 from .view import (
     UNKNOWN,
@@ -288,7 +289,7 @@ class _Reveal:
                 continue
             top_cards.add(top)
             top_ranks.add(top & 15)
-            length = movable_length(column, 0, False)
+            length = group_length(column, False)
             base = column[-length]
             if (base & 15) < 13:
                 bases.add(base)
@@ -472,27 +473,23 @@ def _useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> li
     anywhere when that frees a *loose* group (see :func:`_frees_loose_group`): in 4-suit games
     most builds are off-suit, and untangling them is what turns cards.
     """
-    targets: list[list[int]] = [[] for _ in range(15)]
-    first_empty = -1
+    targets, empties = destination_index([column[-1] if column else EMPTY for column in columns])
+    first_empty = empties[0] if empties else -1
     infos = [_column_info(column, flexible) for column in columns]
     wanted: set[int] = set()
     for index, column in enumerate(columns):
-        if not column:
-            if first_empty < 0:
-                first_empty = index
-        elif column[-1] != UNKNOWN:
-            targets[column[-1] & 15].append(index)
+        if column and column[-1] != UNKNOWN:
             wanted.update(infos[index][1])
     moves: list[Move] = []
     append = moves.append
     for src, (pieces, _) in enumerate(infos):
         whole = len(columns[src])
         for count, moved, below, leave in pieces:
-            onto = targets[(moved & 15) + 1]
+            onto = targets[moved & 15]
             if below and below not in wanted:
                 for dst in onto:
                     target = columns[dst]
-                    if target[-1] == moved + 1 and movable_length(target, 0, False) > leave:
+                    if target[-1] == moved + 1 and group_length(target, False) > leave:
                         append(Move(src, dst, count))
                 continue
             for dst in onto:
@@ -529,7 +526,7 @@ def _column_info(column: tuple[int, ...], flexible: bool) -> tuple[list[_Piece],
             and (below & 15) == (moved & 15) + 1
             and (flexible or not _frees_loose_group(column[: size - count]))
         ):
-            leave = movable_length(column[: size - count], 0, False) if below == moved + 1 else 0
+            leave = group_length(column[: size - count], False) if below == moved + 1 else 0
             pieces.append((count, moved, below, leave))
         else:
             pieces.append((count, moved, 0, 0))
@@ -549,7 +546,7 @@ def _frees_loose_group(rest: tuple[int, ...]) -> bool:
     face-down card, at the bottom of its column or on an unrelated card, so moving it would turn
     a card, empty a column or untangle the column.
     """
-    return _is_loose(rest, movable_length(rest, 0, False))
+    return _is_loose(rest, group_length(rest, False))
 
 
 def _is_loose(column: tuple[int, ...], length: int) -> bool:

@@ -67,7 +67,7 @@ def install(session: Session) -> None:
     last_report: list[tuple[object, HintReport]] = []
 
     def op_hint(request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = session._require_game()
+        game = session.require_game()
         index = request.get("index", 0)
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
             raise ProtocolError("bad-request", "field 'index' must be an integer >= 0")
@@ -81,7 +81,7 @@ def install(session: Session) -> None:
         return []
 
     def op_status(request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = session._require_game()
+        game = session.require_game()
         limit = int(_number(request, "node_limit", DEFAULT_NODE_LIMIT, 1, 10**8))
         view = VisibleView.from_game(game)
         report = check_no_moves(view, limit)
@@ -95,7 +95,7 @@ def install(session: Session) -> None:
         return []
 
     def op_solve(request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = session._require_game()
+        game = session.require_game()
         time_limit = _number(request, "time_limit", SOLVE_TIME_LIMIT, 0.01, 3600)
         memory_mb = _number(request, "memory_mb", SOLVE_MEMORY_MB, 1, 65536)
         every = int(_number(request, "progress_every", 2000, 1, 10**9))

@@ -15,27 +15,22 @@ on it and it cannot be picked up, which is exactly what a player knows about it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
-from ..cards import RUN_LENGTH, ends_in_run, face_up_columns, movable_length
+from .. import rules
 from ..game import Game
 from ..moves import Move
 from ..options import Options
+from ..rules import RUN_LENGTH, UNKNOWN, completes_run, turns_over
 
 __all__ = [
-    "RUN_LENGTH",
     "UNKNOWN",
     "Applied",
     "VisibleView",
     "apply_visible",
-    "ends_in_run",
     "group_length",
     "seen_positions",
     "visible_moves",
 ]
-
-UNKNOWN: Final = 0
-"""The card value standing for a card just turned in a lookahead: its identity is not known."""
 
 
 Columns = tuple[tuple[int, ...], ...]
@@ -63,16 +58,17 @@ class VisibleView:
     @classmethod
     def from_game(cls, game: Game) -> VisibleView:
         """The view of ``game``: only face-up cards are copied, hidden cards only counted."""
+        position = game.position()
         return cls(
-            game=game.game,
-            suits=game.suits,
-            flexible=game.options.flexible,
-            columns=face_up_columns(game._cols, game._down),
-            down=tuple(game._down),
-            stock_cards=len(game._stock),
-            removed=len(game._removed),
-            runs_to_win=game.options.runs_to_win,
-            removed_suits=tuple(game._removed),
+            game=position.options.game,
+            suits=position.options.suits,
+            flexible=position.options.flexible,
+            columns=position.face_up,
+            down=position.face_down,
+            stock_cards=len(position.stock),
+            removed=len(position.removed),
+            runs_to_win=position.options.runs_to_win,
+            removed_suits=position.removed,
         )
 
     @property
@@ -93,14 +89,13 @@ class VisibleView:
     @property
     def can_deal(self) -> bool:
         """True when a deal is allowed now (stock not empty, no empty column)."""
-        return self.stock_cards > 0 and all(
-            column or down for column, down in zip(self.columns, self.down, strict=True)
-        )
+        sizes = [len(column) + down for column, down in zip(self.columns, self.down, strict=True)]
+        return rules.deal_refusal(self.stock_cards, sizes) is None
 
     @property
     def deal_blocked_forever(self) -> bool:
         """True when cards remain in the stock but the table can never fill every column."""
-        return self.stock_cards > 0 and self.table_cards < self.column_count
+        return rules.deal_blocked_forever(self.stock_cards, self.table_cards, self.column_count)
 
     @property
     def deal_ever_possible(self) -> bool:
@@ -132,10 +127,6 @@ class VisibleView:
                 counts[suit << 4 | rank] -= 1
         return {card: count for card, count in counts.items() if count > 0}
 
-    def moves(self) -> list[Move]:
-        """Every legal card move of the view (the same list as ``Game.legal_moves``)."""
-        return visible_moves(self.columns, self.flexible)
-
 
 def seen_positions(game: Game) -> frozenset[tuple[Columns, tuple[int, ...]]]:
     """The visible positions ``game`` went through since its last deal, card turned or run
@@ -144,40 +135,27 @@ def seen_positions(game: Game) -> frozenset[tuple[Columns, tuple[int, ...]]]:
     Read from the game's history (:meth:`~spider.game.Game.positions_since_progress`), so only
     as far back as its undo limit keeps it; earlier positions cannot come back.
     """
-    down = tuple(game._down)
+    down = game.position().face_down
     return frozenset(
-        (face_up_columns(columns, down), down) for columns in game.positions_since_progress()
+        (tuple(cards[first_up:] for cards, first_up in zip(columns, down, strict=True)), down)
+        for columns in game.positions_since_progress()
     )
 
 
 def group_length(column: tuple[int, ...], flexible: bool) -> int:
     """How many top face-up cards of ``column`` move together (0 for an unknown top card)."""
-    if not column or column[-1] == UNKNOWN:
-        return 0
-    return movable_length(column, 0, flexible)
+    return rules.group_length(column, 0, flexible)
 
 
 def visible_moves(columns: Columns, flexible: bool) -> list[Move]:
-    """Legal moves on face-up columns, ordered like ``Game.legal_moves``.
+    """Legal moves on face-up columns, in the order of ``Game.legal_moves`` (the same rules).
 
     A column is empty when it has no face-up card: a column with face-down cards always has a
     face-up card on top.
     """
-    empties = [index for index, column in enumerate(columns) if not column]
-    by_top_rank: list[list[int]] = [[] for _ in range(15)]
-    for index, column in enumerate(columns):
-        if column and column[-1] != UNKNOWN:
-            by_top_rank[column[-1] & 15].append(index)
-    moves: list[Move] = []
-    append = moves.append
-    for src, column in enumerate(columns):
-        length = group_length(column, flexible)
-        for count in range(1, length + 1):
-            for dst in by_top_rank[(column[-count] & 15) + 1]:
-                append(Move(src, dst, count))
-            for dst in empties:
-                append(Move(src, dst, count))
-    return moves
+    return rules.legal_moves(
+        columns, [rules.group_length(column, 0, flexible) for column in columns]
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +180,15 @@ def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applie
     source = source[:-count]
     new_down = list(down)
     flipped = 0
-    if not source and new_down[src]:
+    if turns_over(new_down[src] + len(source), new_down[src]):
         new_down[src] -= 1
         source = (UNKNOWN,)
         flipped += 1
     run_suit = -1
-    if ends_in_run(target):
+    if completes_run(target, 0):
         run_suit = target[-1] >> 4
         target = target[:-RUN_LENGTH]
-        if not target and new_down[dst]:
+        if turns_over(new_down[dst] + len(target), new_down[dst]):
             new_down[dst] -= 1
             target = (UNKNOWN,)
             flipped += 1

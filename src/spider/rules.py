@@ -1,0 +1,175 @@
+"""The rules of play, written once: pure functions over the engine's int columns.
+
+A column here is a sequence of engine card ints (see :mod:`spider.cards`), bottom to top, of
+which the cards before index ``first_up`` lie face down.  Every part of the package that plays,
+generates or judges moves calls these functions: :class:`~spider.game.Game`, the player's visible
+view and the hint, the solver's move generator at every pruning level and automatic placement.
+None keeps a copy of a rule of its own; a property test compares what their generators offer.
+
+The card value :data:`UNKNOWN` (``0``, never a real card) stands for a face-up card whose
+identity a lookahead does not know yet (a card it has just turned): nothing goes on it and it
+cannot be picked up, which is exactly what a player knows of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, Literal
+
+from .moves import Move
+
+__all__ = [
+    "EMPTY",
+    "RUN_LENGTH",
+    "UNKNOWN",
+    "DealRefusal",
+    "accepts",
+    "completes_run",
+    "deal_blocked_forever",
+    "deal_refusal",
+    "destination_index",
+    "group_length",
+    "legal_moves",
+    "may_deal",
+    "scored",
+    "settle",
+    "turns_over",
+]
+
+RUN_LENGTH: Final = 13
+"""Cards in a complete run, King down to Ace."""
+
+UNKNOWN: Final = 0
+"""A face-up card whose identity is not known (in a lookahead): it takes nothing, never moves."""
+
+EMPTY: Final = -1
+"""The top of an empty column, for :func:`destination_index`."""
+
+DealRefusal = tuple[Literal["stock-empty", "empty-column"], int]
+"""Why a deal is refused: the code, and the first empty column (-1 for an empty stock)."""
+
+
+def group_length(cards: Sequence[int], first_up: int, flexible: bool) -> int:
+    """How many top cards of a column may be picked up together: face-up cards in descending
+    consecutive ranks, of one suit unless ``flexible`` (the Flexible rule).  0 when the column
+    has no face-up card or its top card is :data:`UNKNOWN`."""
+    position = len(cards) - 1
+    if position < first_up or cards[position] == UNKNOWN:
+        return 0
+    length = 1
+    if flexible:
+        while position > first_up and (cards[position - 1] & 15) == (cards[position] & 15) + 1:
+            length += 1
+            position -= 1
+    else:
+        # Two cards of one suit are one rank apart exactly when their ints differ by one.
+        while position > first_up and cards[position - 1] == cards[position] + 1:
+            length += 1
+            position -= 1
+    return length
+
+
+def accepts(column: Sequence[int], card: int) -> bool:
+    """True when a group whose lowest card is ``card`` may go onto ``column``: the column is
+    empty, or its top card is one rank higher (of any suit)."""
+    return not column or (column[-1] & 15) == (card & 15) + 1
+
+
+def destination_index(tops: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+    """Where groups may go, as ``(by_rank, empties)``.
+
+    ``tops[i]`` is the top card of column ``i``, or :data:`EMPTY`.  ``by_rank[r]`` lists, left to
+    right, the columns a group whose lowest card has rank ``r`` may go onto besides the empty
+    columns ``empties`` (the same placement rule as :func:`accepts`).
+    """
+    by_rank: list[list[int]] = [[] for _ in range(14)]
+    empties: list[int] = []
+    for index, top in enumerate(tops):
+        if top == EMPTY:
+            empties.append(index)
+        elif top != UNKNOWN:
+            by_rank[(top & 15) - 1].append(index)
+    return by_rank, empties
+
+
+def legal_moves(columns: Sequence[Sequence[int]], lengths: Sequence[int]) -> list[Move]:
+    """Every legal card move, by source column, then group size, then destination (the columns
+    with a card one rank higher first, then the empty ones, each left to right).
+
+    ``lengths[i]`` is :func:`group_length` of column ``i``: callers that cache it pass the cache.
+    """
+    by_rank, empties = destination_index([column[-1] if column else EMPTY for column in columns])
+    moves: list[Move] = []
+    append = moves.append
+    new = tuple.__new__
+    for src, column in enumerate(columns):
+        for count in range(1, lengths[src] + 1):
+            for dst in by_rank[column[-count] & 15]:
+                append(new(Move, (src, dst, count)))
+            for dst in empties:
+                append(new(Move, (src, dst, count)))
+    return moves
+
+
+def completes_run(cards: Sequence[int], first_up: int) -> bool:
+    """True when the column ends in a complete run (13 face-up cards of one suit, King down to
+    Ace), which leaves the table at once."""
+    if len(cards) - first_up < RUN_LENGTH:
+        return False
+    ace = cards[-1]
+    if ace & 15 != 1:
+        return False
+    return all(cards[-1 - step] == ace + step for step in range(1, RUN_LENGTH))
+
+
+def turns_over(size: int, down: int) -> bool:
+    """True when a column of ``size`` cards, ``down`` of them face down, must turn its top card:
+    every card left is face down."""
+    return size > 0 and size == down
+
+
+def settle(cards: list[int], down: int) -> tuple[int, bool]:
+    """Settle a column (in place) that just received cards: remove a completed run and turn the
+    card it leaves on top.  Returns ``(suit index of the run removed or -1, card turned)``."""
+    last = cards[-1]
+    if last & 15 != 1 or not completes_run(cards, down):
+        return -1, False
+    del cards[-RUN_LENGTH:]
+    return last >> 4, turns_over(len(cards), down)
+
+
+def may_deal(stock_cards: int, empty_columns: int) -> bool:
+    """True when a deal is allowed: the stock holds cards and no column is empty."""
+    return stock_cards > 0 and not empty_columns
+
+
+def deal_refusal(stock_cards: int, column_sizes: Sequence[int]) -> DealRefusal | None:
+    """Why a deal is refused now (see :func:`may_deal`), or None when it is allowed."""
+    if may_deal(stock_cards, column_sizes.count(0)):
+        return None
+    if stock_cards <= 0:
+        return ("stock-empty", -1)
+    for index, size in enumerate(column_sizes):
+        if not size:
+            return ("empty-column", index)
+    return None
+
+
+def deal_blocked_forever(stock_cards: int, table_cards: int, column_count: int) -> bool:
+    """True when the stock holds cards but the table has fewer cards than columns, so no column
+    filling can ever allow a deal again."""
+    return stock_cards > 0 and table_cards < column_count
+
+
+def scored(score: int, standard: bool, floored: bool, runs: int, turned: int) -> int:
+    """The score after a move or deal that removed ``runs`` runs and turned ``turned`` cards.
+
+    Standard scoring: one point off per move or deal (not below 0 when ``floored``, as in
+    Spider), 100 per run removed.  Reveal scoring: 5 per card turned, 100 per run removed.
+    """
+    if standard:
+        score -= 1
+        if score < 0 and floored:
+            score = 0
+        return score + 100 * runs
+    return score + 5 * turned + 100 * runs

@@ -1,0 +1,385 @@
+"""The solver's move generator, at three pruning levels.
+
+Every level takes the rules from :mod:`spider.rules` (group length, where a group may go, run
+removal, the turned card, when a deal is allowed) and only chooses among the moves they allow:
+
+* :data:`SOUND` (0): every legal action except those giving a position with the same canonical
+  key (moves into a second empty column no deal reaches again, a whole such column into such an
+  empty one).  The exhaustive phase uses it, so an exhausted search is a proof.
+* :data:`LOOSE`: moves into an empty column go to the first one only, a whole column never moves
+  into an empty one, and when a target of the group's own suit exists, targets of other suits
+  are skipped.  Classic rule: *supermoves* too (see :meth:`Solver.supermoves`).
+* :data:`STRICT`: as loose, and moreover a suited run is split only onto a card of its suit and
+  only when the run it joins becomes longer than the one it leaves; a group sitting on a card one
+  rank higher of another suit moves only onto its own suit, unless the card it frees is wanted by
+  a group of that card's suit (the bottom card of a suited segment of some movable group).
+
+The pruned levels are unsound: they find wins but prove nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ..game import Game
+from ..rules import EMPTY, deal_blocked_forever, destination_index, group_length, may_deal
+from .heuristic import PORTFOLIO, Heuristic, Weights
+from .positions import (
+    DEAL_CODE,
+    ActionCode,
+    State,
+    canonical_key,
+    settle_column,
+    start_state,
+    turn_top,
+)
+from .positions import is_won as state_is_won
+
+__all__ = ["LOOSE", "SOUND", "STRICT", "Child", "ColumnInfo", "Piece", "Solver"]
+
+SOUND: Final = 0
+"""Pruning level of the exhaustive phase: only duplicate positions are skipped."""
+LOOSE: Final = 1
+"""Pruning level of the finding phase's fallback: sideways moves allowed."""
+STRICT: Final = 2
+"""Pruning level of the finding phase: only moves that gain something."""
+
+_NO_COLUMNS: Final[list[int]] = []
+"""An empty list of column indices, shared (never modified)."""
+
+_INFO_CACHE_SIZE: Final = 50_000
+
+Child = tuple[int, ActionCode, State]
+"""(score, action code, position) of a child."""
+
+
+class Piece(NamedTuple):
+    """A group a column can move, and what moving it leaves behind."""
+
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose
+    card: int  # the group's lowest card
+    base: int  # index of the card under the group (byte 0 counts the face-down cards)
+    under: int  # that card, or 0 when the group lies on a face-down card or the bottom
+    below: int  # length of the suited run under it when ``under`` is its suited parent, else 0
+    source: bytes  # the column left behind
+    source_score: int  # that column's score
+    cards: bytes  # the group's cards
+
+
+class ColumnInfo(NamedTuple):
+    """What move generation needs to know about one column (it depends only on the column)."""
+
+    score: int
+    tail: int  # length of its suited tail
+    wanted: tuple[int, ...]  # bottom cards of the suited segments of its movable group
+    start: int  # where the movable group starts
+    length: int  # how long it is
+    pieces: tuple[Piece, ...]
+
+
+class Solver(Heuristic):
+    """Positions, move generation and the heuristic of one game, shared by both phases."""
+
+    def __init__(self, game: Game, weights: Weights = PORTFOLIO[0]) -> None:
+        position = game.position()
+        super().__init__(position, weights)
+        self.flexible = position.options.flexible
+        self.start: State = start_state(position)
+        self.infos: dict[bytes, ColumnInfo] = {}
+
+    def key(self, state: State) -> tuple[object, ...]:
+        """The transposition key (:func:`~spider.solver.positions.canonical_key`)."""
+        return canonical_key(state, self.columns)
+
+    def is_won(self, state: State) -> bool:
+        """True when every run has been removed."""
+        return state_is_won(state)
+
+    def column_info(self, column: bytes) -> ColumnInfo:
+        """The :class:`ColumnInfo` of a column (cached)."""
+        infos = self.infos
+        cached = infos.get(column)
+        if cached is not None:
+            return cached
+        score = self.column_score(column)
+        size = len(column)
+        first_up = column[0] + 1
+        if size <= first_up:
+            info = ColumnInfo(score, 0, (), size, 0, ())
+        else:
+            length = group_length(column, first_up, self.flexible)
+            tail, wanted = self._segments(column, first_up)
+            pieces = tuple(self._piece(column, first_up, count) for count in range(1, length + 1))
+            info = ColumnInfo(score, tail, wanted, size - length, length, pieces)
+        if len(infos) > _INFO_CACHE_SIZE:
+            infos.clear()
+        infos[column] = info
+        return info
+
+    def _segments(self, column: bytes, first_up: int) -> tuple[int, tuple[int, ...]]:
+        """The suited tail's length, and the bottom card of each suited segment of the movable
+        group (cards that would gladly move onto their suit)."""
+        position = len(column) - 1
+        while position > first_up and column[position - 1] == column[position] + 1:
+            position -= 1
+        tail = len(column) - position
+        wanted = [column[position]]
+        if self.flexible:
+            while (
+                position > first_up and (column[position - 1] & 15) == (column[position] & 15) + 1
+            ):
+                position -= 1
+                while position > first_up and column[position - 1] == column[position] + 1:
+                    position -= 1
+                wanted.append(column[position])
+        return tail, tuple(wanted)
+
+    def _piece(self, column: bytes, first_up: int, count: int) -> Piece:
+        card = column[-count]
+        base = len(column) - count
+        under = column[base - 1] if base > first_up else 0
+        below = 0
+        if under == card + 1:
+            below = 1
+            index = base - 1
+            while index > first_up and column[index - 1] == column[index] + 1:
+                below += 1
+                index -= 1
+        source = turn_top(column[:base])
+        return Piece(
+            count, card, base, under, below, source, self.column_score(source), column[base:]
+        )
+
+    def placed(
+        self,
+        state: State,
+        score: int,
+        src: int,
+        source: bytes,
+        dst: int,
+        cards: bytes,
+        action: ActionCode,
+        scores: list[int],
+    ) -> Child:
+        """The scored child where column ``src`` became ``source`` and ``cards`` went onto
+        column ``dst`` (a completed run leaves at once).  ``score`` already counts the change
+        of the source column; ``scores`` are the parent's column scores."""
+        columns, stock = state
+        target = columns[dst] + cards
+        run = 0
+        if cards[-1] & 15 == 1:
+            target, removed = settle_column(target)
+            if removed:
+                run = self.weights.run
+        new = list(columns)
+        new[src] = source
+        new[dst] = target
+        return (score + self.column_score(target) - scores[dst] + run, action, (tuple(new), stock))
+
+    def children(self, state: State, score: int, prune: int) -> list[Child]:
+        """(score, action code, child) for the moves and the deal at pruning level ``prune``;
+        the deal's code is ``DEAL_CODE``.  A dead position (stock left but fewer cards on the
+        table than columns, so no deal can happen again) has none."""
+        columns, stock = state
+        column_count = len(columns)
+        if deal_blocked_forever(stock, sum(map(len, columns)) - column_count, column_count):
+            return []
+        infos = [self.column_info(column) for column in columns]
+        scores = [info[0] for info in infos]
+        tops = [column[-1] if len(column) > 1 else EMPTY for column in columns]
+        by_rank, empty_all = destination_index(tops)
+        by_card: dict[int, list[int]] = {}  # columns by their top card (exact suit and rank)
+        for index, top in enumerate(tops):
+            if top in by_card:
+                by_card[top].append(index)
+            elif top != EMPTY:
+                by_card[top] = [index]
+        out: list[Child] = []
+        if prune == SOUND:
+            self._sound_moves(state, score, infos, scores, by_rank, empty_all, out)
+        else:
+            targets = _strict_targets if prune == STRICT else _loose_targets
+            wanted = {card for info in infos for card in info[2]} if prune == STRICT else None
+            empties = empty_all[:1]
+            for src, info in enumerate(infos):
+                moved_base = score - info[0]
+                for piece in info[5]:
+                    rank = piece[1] & 15
+                    if not by_rank[rank] and not empties:
+                        continue  # nowhere to go (the common case: skip the pruning rules)
+                    chosen = targets(piece, by_rank[rank], by_card, empties, infos, wanted)
+                    if chosen:
+                        self._add_moves(state, moved_base, src, piece, chosen, scores, out)
+                if not self.flexible and empty_all and info[3] > columns[src][0] + 1:
+                    self.supermoves(
+                        state, score, src, info, empty_all, by_rank, by_card, scores, out
+                    )
+        if may_deal(stock, len(empty_all)):
+            self._deal(state, score, scores, out)
+        return out
+
+    def _add_moves(
+        self,
+        state: State,
+        moved_base: int,
+        src: int,
+        piece: Piece,
+        targets: list[int],
+        scores: list[int],
+        out: list[Child],
+    ) -> None:
+        count, _, _, _, _, source, source_score, cards = piece
+        moved_score = moved_base + source_score
+        code = src << 8 | count
+        placed = self.placed
+        for dst in targets:
+            out.append(placed(state, moved_score, src, source, dst, cards, code | dst << 4, scores))
+
+    def _sound_moves(
+        self,
+        state: State,
+        score: int,
+        infos: list[ColumnInfo],
+        scores: list[int],
+        by_rank: list[list[int]],
+        empty_all: list[int],
+        out: list[Child],
+    ) -> None:
+        """Every legal move but those that only permute columns no deal reaches again."""
+        stock = state[1]
+        # Columns no deal reaches again are interchangeable (see ``canonical_key``): one of them.
+        late = [index for index in empty_all if index >= stock][:1]
+        empties = [index for index in empty_all if index < stock] + late
+        for src, info in enumerate(infos):
+            moved_base = score - info[0]
+            for piece in info[5]:
+                targets = by_rank[piece[1] & 15]
+                if not targets and not empties:
+                    continue
+                if empties:
+                    # A whole late column into a late empty one only permutes columns.
+                    whole_late = piece[2] == 1 and src >= stock
+                    targets = targets + [
+                        dst for dst in empties if not (whole_late and dst >= stock)
+                    ]
+                if targets:
+                    self._add_moves(state, moved_base, src, piece, targets, scores, out)
+
+    def _deal(self, state: State, score: int, scores: list[int], out: list[Child]) -> None:
+        """The deal (the rules allow one)."""
+        columns, stock = state
+        dealt_before = self.stock_total - stock
+        dealt = min(self.columns, stock)
+        new = list(columns)
+        dealt_score = score + self.weights.deal  # every deal adds one to the deal count
+        completed = False
+        for index in range(dealt):
+            column = columns[index] + bytes((self.stock[dealt_before + index],))
+            if column[-1] & 15 == 1:  # only an ace can complete a run
+                column, removed = settle_column(column)
+                completed = completed or removed
+            new[index] = column
+            dealt_score += self.column_score(column) - scores[index]
+        child: State = (tuple(new), stock - dealt)
+        out.append((self.score(child) if completed else dealt_score, DEAL_CODE, child))
+
+    def supermoves(
+        self,
+        state: State,
+        score: int,
+        src: int,
+        info: ColumnInfo,
+        empty_all: list[int],
+        by_rank: list[list[int]],
+        by_card: dict[int, list[int]],
+        scores: list[int],
+        out: list[Child],
+    ) -> None:
+        """Classic rule: move several suited groups of a descending sequence together, parking
+        all but the lowest group in empty columns (a macro of primitive moves)."""
+        column = state[0][src]
+        first_up = column[0] + 1
+        position = info.start
+        segments = [info.length]
+        while (
+            position > first_up
+            and (column[position - 1] & 15) == (column[position] & 15) + 1
+            and len(segments) <= len(empty_all)
+        ):
+            segment = 1
+            position -= 1
+            while position > first_up and column[position - 1] == column[position] + 1:
+                segment += 1
+                position -= 1
+            segments.append(segment)
+            parked = len(segments) - 1
+            card = column[position]
+            targets = by_card.get(card + 1, _NO_COLUMNS) or by_rank[card & 15]
+            if position > 1 and parked < len(empty_all):
+                targets = [*targets, empty_all[-1]]
+            if not targets:
+                continue
+            source = turn_top(column[:position])
+            moved_score = score + self.column_score(source) - scores[src]
+            for dst in targets:
+                codes = _supermove_codes(src, dst, empty_all, segments)
+                out.append(
+                    self.placed(
+                        state, moved_score, src, source, dst, column[position:], codes, scores
+                    )
+                )
+
+
+def _supermove_codes(
+    src: int, dst: int, empty_all: list[int], segments: list[int]
+) -> tuple[int, ...]:
+    """The primitive moves of a supermove: park the upper groups, move the lowest, bring the
+    parked groups back on top of it."""
+    parked = len(segments) - 1
+    temps = [index for index in empty_all if index != dst][:parked]
+    pairs = list(zip(temps, segments[:-1], strict=True))
+    codes = [src << 8 | temp << 4 | count for temp, count in pairs]
+    codes.append(src << 8 | dst << 4 | segments[-1])
+    codes.extend(temp << 8 | dst << 4 | count for temp, count in reversed(pairs))
+    return tuple(codes)
+
+
+def _loose_targets(
+    piece: Piece,
+    onto: list[int],
+    by_card: dict[int, list[int]],
+    empties: list[int],
+    infos: list[ColumnInfo],
+    wanted: set[int] | None,
+) -> list[int]:
+    """LOOSE: its own suit when it can, else any rank target; the first empty column unless the
+    group is the whole column."""
+    targets = by_card.get(piece.card + 1, _NO_COLUMNS) or onto
+    if empties and piece.base > 1:
+        targets = targets + empties
+    return targets
+
+
+def _strict_targets(
+    piece: Piece,
+    onto: list[int],
+    by_card: dict[int, list[int]],
+    empties: list[int],
+    infos: list[ColumnInfo],
+    wanted: set[int] | None,
+) -> list[int]:
+    """STRICT: see the module documentation."""
+    _, card, base, under, below, _, _, _ = piece
+    suited = by_card.get(card + 1, _NO_COLUMNS)
+    if below:
+        # Splitting a suited run: only onto its suit, and only to lengthen it.
+        return [dst for dst in suited if infos[dst][1] > below]
+    sideways = under and (under & 15) == (card & 15) + 1
+    if sideways and wanted is not None and under - 1 not in wanted:
+        # A sideways move from one link to another helps only when it frees a card that a
+        # group of its suit is waiting for.
+        return suited
+    targets = suited or onto
+    if empties and base > 1:
+        targets = targets + empties
+    return targets
