@@ -29,6 +29,7 @@ from spider.winnable import winnable_numbers
 pytestmark = pytest.mark.browser
 
 HINT_CODE = "SP1-S4C-AAAAAAH"
+QUIET_CODE = "SP1-S4C-AAAAAEC"  # a new deal where no move helps
 
 HINTED = """() => ({
   cards: [...document.querySelectorAll('.card.hinted')].map((el) => el.dataset.card),
@@ -80,6 +81,16 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
             screenshot(page, "hint")
     assert_shows(page, game)  # a hint never plays anything
     assert page.evaluate("window.hintBusy") == ["true", None, "true", None]
+
+    # When no move helps, the hint leaves dealing to the player: it tells the deals left.
+    click_action(page, "new")
+    page.locator("#code-input").fill(QUIET_CODE)
+    page.keyboard.press("Enter")
+    quiet = Game.from_code(QUIET_CODE)
+    assert_shows(page, quiet)
+    assert hint(quiet).reason == "nothing-helps-deals-left"
+    press_hint(page, profile)
+    expect(page.locator("[data-message]")).to_have_text("No move seems to help. 5 deals are left.")
 
     # "No more moves": proven by the engine, offered with undo, restart and new game.
     dead = Game.from_text(NO_MOVES_POSITION)

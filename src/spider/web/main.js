@@ -525,8 +525,9 @@ async function hint() {
   const mv = h.move;
   clearHint();
   if (!mv) {
-    let text = i18n.has(`hint.reason.${h.reason}`) ? i18n.t(`hint.reason.${h.reason}`) : i18n.t("hint.none");
-    if (h.reason === "nothing-helps" && h.deal_possible) text = i18n.t("hint.reason.nothing-helps.deal");
+    // Never advice to deal (seed 004): when no move helps, the deals left are told as a fact.
+    const key = `hint.reason.${h.reason}`;
+    const text = i18n.has(key) ? i18n.t(key, { n: state.deals_left }) : i18n.t("hint.none");
     showMessage(text, { tone: "info" });
     announce(text);
     if (reply.no_moves) showNoMoves(saved);
