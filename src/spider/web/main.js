@@ -627,6 +627,8 @@ const drag = new DragController(renderer, {
     return count <= c.pickup ? (c.dests[count - 1] ?? []) : [];
   },
   highlight: () => settings.get().highlight,
+  // Automatic placement off (the default): a drop lands where it is dropped, or is refused.
+  forgiving: () => settings.get().autoPlace,
   onStart: () => {
     stopDemo();
     clearHint();
