@@ -30,7 +30,7 @@ MAX_ACTIONS = 1500
 
 def act(game: Game, report: HintReport) -> bool:
     """Do what the hint says, as a player pressing H would: play its first move (a fill when the
-    deal needs one), or deal when it says to; False when it has nothing left to suggest."""
+    deal needs one), or deal when it offers no move; False when it has nothing left to suggest."""
     if report.options:
         game.move(*report.options[0].move)
         return True

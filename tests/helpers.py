@@ -3,9 +3,25 @@
 from __future__ import annotations
 
 import random
+import re
 
 from spider import Game, Options
 from spider.cards import parse_card_int
+
+# A real 2-suit game (deal SP1-S2C-AAAAAAE played by the hint) with one deal left and two empty
+# columns: no move helps, so the hint offers to fill one (6H from column i into column d).
+FILL_POSITION = (
+    "spider 2 classic standard #4 / score=972 moves=128 removed=HHSSHS / KH / 10H 9H 8H / 6S 5S / "
+    "- / 4H 3H 2H AH / - / AS / 9S / 7S 6H / KS QS / 10s 7h js qh 2s 3s 8s jh 4s 5h"
+)
+
+# Words that would tell the player to deal, by language: a hint never does (seed 004).
+ADVICE_TO_DEAL = {
+    "en": re.compile(r"\bdeal (a|the|now|again)\b|\b(can|could|would let you|then) deal\b", re.I),
+    "ca": re.compile(r"\breparteix\b|\brepartiu\b|\b(pugueu|podreu|podeu) repartir\b", re.I),
+    "es": re.compile(r"\breparte\b|\brepartas?\b|\b(puedas|podrás|puedes) repartir\b", re.I),
+    "it": re.compile(r"\bdistribuisci\b|\b(puoi|potrai|possa) distribuire\b", re.I),
+}
 
 VARIANTS = [
     ("spider", 1, "classic"),

@@ -13,6 +13,7 @@ from spider.cli import load_game, main
 from spider.moves import action_from_text
 from spider.play import HELP, play
 from spider.solver import hint, solve
+from tests.helpers import FILL_POSITION
 
 EASY = "SD1-S1-AAAAABD"
 # Spiderette, one suit, stock empty: no card can turn and no run can complete, though a few
@@ -84,6 +85,14 @@ def test_hint_then_the_next_best_on_the_same_table() -> None:
     assert best.move is not None and second.move is not None
     assert f"Hint (1 of {best.count}): {best.move.text()}, {best.text}." in out
     assert f"Hint (2 of {best.count}): {second.move.text()}, {second.text}." in out
+
+
+def test_the_hint_leaves_dealing_to_the_player() -> None:
+    """Seed 004: no deal is ever suggested; a fill is called a fill."""
+    out = Terminal(["h"]).run(Game.from_code("SP1-S4C-AAAAAEC"))
+    assert "Hint: No move seems to help. 5 deals are left." in out
+    out = Terminal(["h"]).run(Game.from_text(FILL_POSITION))
+    assert "Hint: id, fills an empty column." in out
 
 
 def test_no_more_moves_is_said_once_proven() -> None:

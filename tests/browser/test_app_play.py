@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,12 +17,13 @@ from webapp import (
     key_to_column,
     message,
     open_app,
+    overlapping,
     position_url,
     settle,
     shown,
 )
 
-from spider import Game
+from spider import Game, Move
 from spider.autoplace import best_destination
 
 pytestmark = pytest.mark.browser
@@ -50,6 +52,57 @@ def test_drag_and_drop(page: Page, profile: str, screenshot: Any) -> None:
     expect(page.locator("[data-announce]")).to_contain_text("3 of hearts to column 5")
     # No column stays highlighted after the drop.
     assert page.locator("[data-column].accepts").count() == 0
+
+    # A drop lands where it is dropped (seeds 000 and 001): the column the cards overlap most
+    # decides. The 7 of spades released 70% over the 3 of spades is refused with the rule,
+    # though the 8 of spades beside it would take it.
+    assert [m.dst for m in game.legal_moves() if m.src == 3] == [6]
+    settle(page)
+    drag(page, profile, 3, -1, 5, to=overlapping(page, 3, -1, over=5, beside=6), hold=marked(5))
+    assert message(page) == "A card goes only on a card one rank higher, or on an empty column."
+    assert_shows(page, game)
+    # Released 30% over a column that takes it and 70% over its own: it stays where it was.
+    drag(page, profile, 7, -1, 9)  # the Jack of hearts onto the Queen of spades: a card turns
+    game.move(7, 9, 1)
+    assert_shows(page, game)
+    assert Move(8, 7, 1) in game.legal_moves()
+    settle(page)
+    drag(page, profile, 8, -1, 8, to=overlapping(page, 8, -1, over=8, beside=7), hold=marked(8))
+    # 70% over the column that takes it: it goes there (a move after the one above, so the
+    # engine has answered both in order when the page shows it).
+    settle(page)
+    drag(page, profile, 8, -1, 7, to=overlapping(page, 8, -1, over=7, beside=8), hold=marked(7))
+    game.move(8, 7, 1)
+    assert_shows(page, game)
+
+    # With automatic placement on (off by default), a drop is forgiving: released over a column
+    # that refuses it, the card goes to the best column.
+    click_action(page, "settings")
+    auto_place = page.locator('[data-setting="autoPlace"]')
+    expect(auto_place).not_to_be_checked()
+    auto_place.check()
+    page.locator('#dlg-settings button[value="close"]').click()
+    best = best_destination(game, 3, 1)
+    assert best is not None and best.dst == 6
+    settle(page)
+    drag(page, profile, 3, -1, 5, to=overlapping(page, 3, -1, over=5, beside=4))
+    game.move(3, 6, 1)
+    assert_shows(page, game)
+
+
+def marked(column: int) -> Callable[[Page], None]:
+    """A ``hold`` for :func:`drag`: waits until ``column`` is the one marked as the drop target
+    (the only one), so a test sees where the cards would land before they are released."""
+
+    def hold(page: Page) -> None:
+        page.wait_for_function(
+            "(want) => JSON.stringify([...document.querySelectorAll('[data-column].over')]"
+            ".map((c) => Number(c.dataset.column))) === JSON.stringify([want])",
+            arg=column,
+            timeout=5_000,
+        )
+
+    return hold
 
 
 def test_double_click_and_tap(page: Page, profile: str) -> None:

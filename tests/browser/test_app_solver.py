@@ -29,6 +29,7 @@ from spider.winnable import winnable_numbers
 pytestmark = pytest.mark.browser
 
 HINT_CODE = "SP1-S4C-AAAAAAH"
+QUIET_CODE = "SP1-S4C-AAAAAEC"  # a new deal where no move helps
 
 HINTED = """() => ({
   cards: [...document.querySelectorAll('.card.hinted')].map((el) => el.dataset.card),
@@ -81,6 +82,16 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
     assert_shows(page, game)  # a hint never plays anything
     assert page.evaluate("window.hintBusy") == ["true", None, "true", None]
 
+    # When no move helps, the hint leaves dealing to the player: it tells the deals left.
+    click_action(page, "new")
+    page.locator("#code-input").fill(QUIET_CODE)
+    page.keyboard.press("Enter")
+    quiet = Game.from_code(QUIET_CODE)
+    assert_shows(page, quiet)
+    assert hint(quiet).reason == "nothing-helps-deals-left"
+    press_hint(page, profile)
+    expect(page.locator("[data-message]")).to_have_text("No move seems to help. 5 deals are left.")
+
     # "No more moves": proven by the engine, offered with undo, restart and new game.
     dead = Game.from_text(NO_MOVES_POSITION)
     assert no_more_moves(dead) and dead.legal_moves()
@@ -109,6 +120,36 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
     dead.undo()
     assert_shows(page, dead)
     expect(dialog).to_be_visible(timeout=20_000)  # still no moves there
+    dialog.locator('button[value="close"]').click()
+
+    # The notice can be switched off in Settings (it is on by default); H still tells.
+    click_action(page, "settings")
+    notice = page.locator('[data-setting="noMoves"]')
+    expect(notice).to_be_checked()
+    notice.uncheck()
+    page.locator('#dlg-settings button[value="close"]').click()
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('spider:settings')).data")
+    assert saved["noMoves"] is False  # kept with the other settings for the next visit
+    # The requests the page sends its engines, in order (the worker's messages carry them).
+    page.evaluate(
+        """() => {
+          window.engineOps = [];
+          const post = Worker.prototype.postMessage;
+          Worker.prototype.postMessage = function (message, ...rest) {
+            const text = message?.text;
+            if (typeof text === 'string') window.engineOps.push(JSON.parse(text).op);
+            return post.call(this, message, ...rest);
+          };
+        }"""
+    )
+    drag(page, profile, 6, -1, 3)
+    dead.move(6, 3, 1)
+    assert_shows(page, dead)
+    press_hint(page, profile)
+    expect(dialog).to_be_visible(timeout=20_000)
+    # No check after the move: the page asked only once H was pressed.
+    ops = page.evaluate("window.engineOps")
+    assert ops[:3] == ["move", "hint", "status"], ops
     dialog.locator('[data-action="nomoves-new"]').click()
     expect(page.locator("#dlg-new")).to_be_visible()
 

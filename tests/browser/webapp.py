@@ -120,13 +120,40 @@ def drop_point(page: Page, col: int) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + min(30.0, box["height"] / 2)
 
 
-def drag(page: Page, profile: str, src: int, idx: int, dst: int, hold: Any = None) -> None:
-    """Drags the card at ``idx`` of column ``src`` (with the cards on it) onto column ``dst``.
+def overlapping(
+    page: Page, src: int, idx: int, over: int, beside: int, share: float = 0.7
+) -> tuple[float, float]:
+    """Where to release the card at ``idx`` of column ``src`` (grabbed at :func:`grab_point`) so
+    that ``share`` of its width lies over column ``over`` and the rest over its neighbour
+    ``beside``, level with the last card of ``over``."""
+    box = card(page, src, idx).bounding_box()
+    column = page.locator(f'[data-column="{over}"]').bounding_box()
+    assert box is not None and column is not None
+    width = box["width"]
+    if beside > over:
+        left = column["x"] + column["width"] - share * width
+    else:
+        left = column["x"] - (1 - share) * width
+    x0, _ = grab_point(page, src, idx)
+    return x0 + left - box["x"], drop_point(page, over)[1]
+
+
+def drag(
+    page: Page,
+    profile: str,
+    src: int,
+    idx: int,
+    dst: int,
+    hold: Any = None,
+    to: tuple[float, float] | None = None,
+) -> None:
+    """Drags the card at ``idx`` of column ``src`` (with the cards on it) onto column ``dst``,
+    released at the point ``to`` when given (see :func:`overlapping`).
 
     With the mouse on desktop, with touch events on the phone. ``hold(page)`` runs while the
     cards are over the destination, before they are dropped."""
     x0, y0 = grab_point(page, src, idx)
-    x1, y1 = drop_point(page, dst)
+    x1, y1 = to if to is not None else drop_point(page, dst)
     steps = 10
     if profile == "phone":
         cdp = page.context.new_cdp_session(page)

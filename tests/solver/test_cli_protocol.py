@@ -14,7 +14,7 @@ from spider.cli import main
 from spider.protocol import Session
 from spider.solver import hint
 from spider.solver.analyze import analyze, load_results, parse_deals, wilson_interval
-from tests.helpers import VARIANTS, position, random_game
+from tests.helpers import FILL_POSITION, VARIANTS, position, random_game
 
 
 def test_cli_hint(capsys: pytest.CaptureFixture[str]) -> None:
@@ -24,6 +24,22 @@ def test_cli_hint(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "SP1-S4C-AAAAAAH", "--json", "--index", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rank"] == 1 and data["move"] is not None
+
+
+def test_cli_hint_never_suggests_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """No move helps: the deals left are a fact, not advice.  A fill is called a fill."""
+    assert main(["hint", "SP1-S4C-AAAAAEC"]) == 0
+    assert capsys.readouterr().out == "No move seems to help. 5 deals are left.\n"
+    assert main(["hint", "SP1-S4C-AAAAAEC", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["move"] is None and data["reason"] == "nothing-helps-deals-left"
+    assert data["deal_possible"] is True
+    assert main(["hint", FILL_POSITION]) == 0
+    assert capsys.readouterr().out.startswith("*  1. id    fills an empty column  (line: id)\n")
+    assert main(["hint", FILL_POSITION, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["notation"] == "id" and data["reason"] == "fills-column"
+    assert data["text"] == "fills an empty column"
 
 
 def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:

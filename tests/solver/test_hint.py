@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from spider import Game, Move
 from spider.cards import parse_card_int
 from spider.solver import hint, hint_report
-from spider.solver.hint import _TURN, _Reveal, fill_move, visited_positions
+from spider.solver.hint import _TURN, REASONS, _Reveal, fill_move, visited_positions
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
-from tests.helpers import VARIANTS, position, random_game, reshuffle_hidden
+from tests.helpers import ADVICE_TO_DEAL, VARIANTS, position, random_game, reshuffle_hidden
 
 _FILL_COLUMNS = ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""]
 """A 2-suit Spider table whose only empty column must be filled before the deal."""
@@ -51,10 +51,12 @@ def test_hint_moves_are_legal_and_never_a_deal(
     legal = set(game.legal_moves())
     for option in report.options:
         assert option.move in legal
-        assert option.text and option.reason
+        assert option.text and option.reason in REASONS
     if not report.options:
-        assert report.reason in {"deal", "no-moves", "nothing-helps", "won"}
-        assert report.deal_possible == (report.reason == "deal")
+        assert report.reason in {"nothing-helps-deals-left", "no-moves", "nothing-helps", "won"}
+        assert report.deal_possible == (report.reason == "nothing-helps-deals-left")
+    for text in [report.text, *(option.text for option in report.options)]:
+        assert not ADVICE_TO_DEAL["en"].search(text), text
     moves = [option.move for option in report.options]
     assert len(moves) == len(set(moves))
 
@@ -90,9 +92,9 @@ def test_empties_a_column() -> None:
     assert best.move is not None and best.move.src == 0
     assert best.reason == "empties-column"
     # With a deal to come the column would have to be filled again (with the 9S, the only card
-    # that can go there without emptying another column): no gain, so the hint says to deal.
+    # that can go there without emptying another column): no gain, so no move helps.
     waiting = hint(_spider(2, columns))
-    assert waiting.move is None and waiting.reason == "deal"
+    assert waiting.move is None and waiting.reason == "nothing-helps-deals-left"
 
 
 def test_completes_a_run() -> None:
@@ -105,11 +107,21 @@ def test_completes_a_run() -> None:
     assert best.text == "completes a Spades run"
 
 
-def test_no_helpful_move_says_deal() -> None:
+def test_no_helpful_move_says_how_many_deals_are_left() -> None:
     game = _spider(2, ["KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH"])
     best = hint(game)
     assert best.move is None
-    assert best.reason == "deal" and best.deal_possible
+    assert best.reason == "nothing-helps-deals-left" and best.deal_possible
+    assert best.text == "No move seems to help. 1 deal is left."
+
+
+def test_a_new_four_suit_deal_where_nothing_helps_leaves_dealing_to_the_player() -> None:
+    """Seed 004: the hint never suggests dealing a row; it states the deals left as a fact."""
+    best = hint(Game.from_code("SP1-S4C-AAAAAEC"))
+    assert best.move is None and best.deal_possible and not best.no_more_moves
+    assert best.reason == "nothing-helps-deals-left"
+    assert best.text == "No move seems to help. 5 deals are left."
+    assert best.to_json()["reason"] == "nothing-helps-deals-left"
 
 
 def test_no_more_moves_reported() -> None:
@@ -124,14 +136,16 @@ def test_fill_empty_column_to_deal() -> None:
     best = hint(game)
     assert best.move is not None and best.move.dst == 9
     assert best.deal_possible
+    # The fill is described as what it is, not as advice to deal.
+    assert (best.reason, best.text) == ("fills-column", "fills an empty column")
 
 
 def test_following_the_hint_never_goes_round_in_circles() -> None:
     """Two empty columns block the last deal.  The hint used to fill one (nothing else helped)
     and then offer to empty it again, or another one (an empty column and a one-suit link look
     like a gain), so a player who followed it went back and forth for ever.  Now positions are
-    compared as they will be once refilled for the deal: it fills both columns, then says to
-    deal."""
+    compared as they will be once refilled for the deal: it fills both columns, then says that
+    no move helps and how many deals are left."""
     game = position(
         "spider",
         1,
@@ -147,7 +161,9 @@ def test_following_the_hint_never_goes_round_in_circles() -> None:
         assert report.reason == "fills-column"
         played.append(report.options[0].move)
         game.push(played[-1])
-    assert len(played) == 2 and report.reason == "deal" and game.can_deal()
+    assert len(played) == 2 and game.can_deal()
+    assert report.reason == "nothing-helps-deals-left"
+    assert report.text == "No move seems to help. 1 deal is left."
 
 
 def test_a_move_back_to_a_visited_position_is_never_offered() -> None:

@@ -10,8 +10,8 @@ any-suit links, and disorder left on top of face-down cards.  In 4-suit classic 
 card is not worth a flat bonus but what it can be expected to do, over the cards the player has
 not seen (:class:`_Reveal`).  A move is offered when the best line starting with it ends better
 than the current position; the offers are ranked, so asking again gives the next-best one.  A
-deal is never suggested: when no move helps, the hint says so and says whether a deal is
-possible.
+deal is never suggested: when no move helps, the hint says so and, as a fact, how many deals
+are left or that none is possible; a move into an empty column is described as a fill.
 
 When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
 "no more moves") looks for any line that turns a card or completes a run, and suggests its
@@ -35,6 +35,7 @@ from typing import Any, Final
 from ..cards import SUITS
 from ..game import Game
 from ..moves import Move
+from ..options import Options
 from ..rules import EMPTY, RUN_LENGTH, destination_index
 from .nomoves import find_useful_line
 from .view import (
@@ -50,6 +51,7 @@ from .view import (
 __all__ = [
     "DEFAULT_HINT_NODES",
     "ONE_SUIT_HINT_NODES",
+    "REASONS",
     "Hint",
     "HintOption",
     "HintReport",
@@ -129,10 +131,11 @@ class HintOption:
 class HintReport:
     """Every helpful move, best first, and what to say when there is none.
 
-    ``reason``/``text`` describe the situation when ``options`` is empty: ``'deal'`` (no move
-    helps, deal a new row), ``'no-moves'`` (proven: nothing is left), ``'nothing-helps'`` (no
-    helpful move found, and no deal possible), or ``'won'``.  ``positions`` counts the positions
-    the lookahead searched.
+    ``reason``/``text`` describe the situation when ``options`` is empty:
+    ``'nothing-helps-deals-left'`` (no helpful move found; the text says how many deals are
+    left), ``'nothing-helps'`` (no helpful move found, and no deal possible), ``'no-moves'``
+    (proven: nothing is left) or ``'won'``.  ``positions`` counts the positions the lookahead
+    searched.
     """
 
     options: tuple[HintOption, ...]
@@ -556,6 +559,30 @@ def _is_loose(column: tuple[int, ...], length: int) -> bool:
 
 # --------------------------------------------------------------------------- reasons
 
+REASONS: Final = frozenset(
+    {
+        # why a move is offered
+        "completes-run",
+        "turns-card",
+        "empties-column",
+        "builds-suit",
+        "prepares-run",
+        "prepares-turn",
+        "prepares-empty",
+        "prepares",
+        "builds-run",
+        "uses-empty",
+        "fills-column",
+        # what is said when no move is offered
+        "nothing-helps-deals-left",
+        "nothing-helps",
+        "no-moves",
+        "won",
+    }
+)
+"""Every reason code a hint can give (the protocol's ``hint.reason``; the web app has a text for
+each in every language).  None of them, nor their texts, suggests dealing."""
+
 
 def _suit_name(card: int) -> str:
     return _SUIT_NAMES[SUITS[card >> 4]]
@@ -692,15 +719,13 @@ def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> Hin
             text = f"prepares to turn a card ({len(line)} moves)"
         option = HintOption(line[0], reason, text, 0.0, line)
         return HintReport((option,), reason, text, view.deal_ever_possible, False, positions)
-    if view.can_deal:
-        return HintReport((), "deal", "No move helps: deal a new row.", True, False, positions)
     if view.deal_ever_possible:
-        fill = fill_move(view, visited)
+        fill = None if view.can_deal else fill_move(view, visited)
         if fill is not None:
-            option = HintOption(
-                fill, "fills-column", "fills an empty column so you can deal", 0.0, (fill,)
-            )
+            option = HintOption(fill, "fills-column", "fills an empty column", 0.0, (fill,))
             return HintReport((option,), option.reason, option.text, True, False, positions)
+        reason, text = _nothing_helps_deals_left(view)
+        return HintReport((), reason, text, True, False, positions)
     if deep.status == "no-moves":
         return HintReport(
             (),
@@ -718,6 +743,14 @@ def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> Hin
         False,
         positions,
     )
+
+
+def _nothing_helps_deals_left(view: VisibleView) -> tuple[str, str]:
+    """Reason code and text when no move helps but deals are left: a fact, never advice to deal
+    (that choice stays the player's)."""
+    deals = Options(view.game).deals_left(view.stock_cards)
+    left = "1 deal is left" if deals == 1 else f"{deals} deals are left"
+    return "nothing-helps-deals-left", f"No move seems to help. {left}."
 
 
 def fill_move(source: Game | VisibleView, visited: Visited | None = None) -> Move | None:

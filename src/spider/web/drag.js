@@ -2,21 +2,31 @@
 //
 // A press on a face-up card that moves a few pixels lifts that card and every card above it.
 // The group follows the pointer through transforms only, written once per frame. On release the
-// drop is forgiving: among the columns the group overlaps, an accepting one wins, the nearest to
-// the group's centre first. What the move means is the engine's business: this module only
-// reports what the player did through the callbacks it is given.
+// column under the group decides: the one it overlaps most (seeds 000 and 001; a column that
+// cannot take it refuses, with the rule's reminder). Only with automatic placement on
+// (`forgiving()`) does an accepting column among those it overlaps win, the nearest to the group's
+// centre first. Which columns accept is the engine's answer (`accepts`), never decided here: this
+// module is geometry, and reports what the player did through the callbacks it is given.
 
 const SLOP_MOUSE = 4;
 const SLOP_TOUCH = 8;
 const DOUBLE_MS = 420;
 const DOUBLE_PX = 16;
 
+/** Compares two scores of the same length, most significant first. */
+function isBetter(a, b) {
+  for (let k = 0; k < a.length; k += 1) {
+    if (a[k] !== b[k]) return a[k] > b[k];
+  }
+  return false;
+}
+
 export class DragController {
   /**
    * @param renderer  the Renderer (card and column elements, layout)
    * @param callbacks {canStart(), accepts(src, count) -> int[], highlight() -> bool,
-   *                   onDrop(src, dst, count, dropped), onTap(col, idx, pointerType, isDouble),
-   *                   onCancel(), onStart(src, count)}
+   *                   forgiving() -> bool, onDrop(src, dst, count, dropped),
+   *                   onTap(col, idx, pointerType, isDouble), onCancel(), onStart(src, count)}
    */
   constructor(renderer, callbacks) {
     this.r = renderer;
@@ -109,7 +119,10 @@ export class DragController {
     }
   }
 
-  /** The column the group would drop on: overlapping columns, accepting ones first, nearest. */
+  /**
+   * The column the group would drop on, or null: the column it overlaps most (the nearest to its
+   * centre on a tie). When forgiving, an accepting column it overlaps comes first.
+   */
   #target() {
     const d = this.drag;
     const top = d.rects[0];
@@ -117,18 +130,19 @@ export class DragController {
     const right = top.right + d.dx;
     const cy = top.top + d.dy + top.height / 2;
     const cx = (left + right) / 2;
+    const forgiving = this.cb.forgiving?.() ?? false;
     let best = null;
-    let bestScore = -Infinity;
+    let bestScore = null;
     this.r.cols.forEach((colEl, i) => {
       const rect = colEl.getBoundingClientRect();
       const overlap = Math.min(right, rect.right) - Math.max(left, rect.left);
       if (overlap <= 0) return;
       // Must be over the table area vertically (with a generous margin above the columns).
       if (cy < rect.top - top.height * 1.2) return;
-      const accepts = d.dests.includes(i);
+      const first = forgiving && d.dests.includes(i) ? 1 : 0;
       const dist = Math.abs(cx - (rect.left + rect.right) / 2);
-      const score = (accepts ? 1e6 : 0) + overlap * 10 - dist;
-      if (score > bestScore) {
+      const score = [first, overlap, -dist];
+      if (bestScore === null || isBetter(score, bestScore)) {
         bestScore = score;
         best = i;
       }

@@ -366,12 +366,13 @@ let noMovesShown = null; // the `saved` text for which the dialog was shown
  * Asks whether no moves are left, but only when no deal can ever happen again (otherwise the
  * answer is no and nothing is asked). A quick bounded check runs in the game engine after the
  * table is painted; when it cannot decide, the full one runs in the solver's worker, so play
- * never waits for it. The dialog appears only when the engine proves it.
+ * never waits for it. The dialog appears only when the engine proves it. With the "No more
+ * moves" setting off (seeds 000 and 001: some apps never say it) it runs only when `asked`: on H.
  */
-function checkNoMoves() {
+function checkNoMoves(asked = false) {
   const seq = ++statusSeq;
   delete html.dataset.noMoves;
-  if (!state || state.won || !saved || demo) return;
+  if (!state || state.won || !saved || demo || !(asked || settings.get().noMoves)) return;
   if (state.deals_left > 0 && !state.blocked_deal) return;
   const here = saved;
   requestAnimationFrame(() =>
@@ -387,14 +388,15 @@ function checkNoMoves() {
         }
         if (seq !== statusSeq || !reply.ok) return;
       }
-      if (reply.no_moves) showNoMoves(here);
+      if (reply.no_moves) showNoMoves(here, asked);
     }, 0),
   );
 }
 
-async function showNoMoves(here) {
+/** Shows the "No more moves" dialog, once per position unless the player `asked` (H). */
+async function showNoMoves(here, asked = false) {
   html.dataset.noMoves = "true";
-  if (noMovesShown === here || dialogs.anyOpen() || demo) return;
+  if ((noMovesShown === here && !asked) || dialogs.anyOpen() || demo) return;
   noMovesShown = here;
   announce(i18n.t("nomoves.title"));
   await renderer.settled;
@@ -524,12 +526,15 @@ async function hint() {
   const h = reply.hint ?? {};
   const mv = h.move;
   clearHint();
+  // With the automatic notice off, asking for a hint is asking whether any move is left.
+  if (!settings.get().noMoves && !reply.no_moves) checkNoMoves(true);
   if (!mv) {
-    let text = i18n.has(`hint.reason.${h.reason}`) ? i18n.t(`hint.reason.${h.reason}`) : i18n.t("hint.none");
-    if (h.reason === "nothing-helps" && h.deal_possible) text = i18n.t("hint.reason.nothing-helps.deal");
+    // Never advice to deal (seed 004): when no move helps, the deals left are told as a fact.
+    const key = `hint.reason.${h.reason}`;
+    const text = i18n.has(key) ? i18n.t(key, { n: state.deals_left }) : i18n.t("hint.none");
     showMessage(text, { tone: "info" });
     announce(text);
-    if (reply.no_moves) showNoMoves(saved);
+    if (reply.no_moves) showNoMoves(saved, true);
     return;
   }
   const c = state.columns[mv.src];
@@ -626,6 +631,8 @@ const drag = new DragController(renderer, {
     return count <= c.pickup ? (c.dests[count - 1] ?? []) : [];
   },
   highlight: () => settings.get().highlight,
+  // Automatic placement off (the default): a drop lands where it is dropped, or is refused.
+  forgiving: () => settings.get().autoPlace,
   onStart: () => {
     stopDemo();
     clearHint();
@@ -792,6 +799,7 @@ settings.subscribe(async (s, changed) => {
   }
   if (changed.includes("fourColor")) html.classList.toggle("four-color", s.fourColor);
   if (changed.includes("undoLimit") && state) send({ op: "set", undo_limit: s.undoLimit }, { quiet: true });
+  if (changed.includes("noMoves")) checkNoMoves();
 });
 
 // ---- lifetime ----

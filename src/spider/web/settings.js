@@ -15,6 +15,7 @@ export function defaults() {
     doubleClick: true,
     singleTap: coarse, // on by default on touch screens, off on desktops
     autoPlace: false,
+    noMoves: true, // say "No more moves" on its own when the game is blocked (H says it anyway)
     animations: true,
     fourColor: false,
     undoLimit: 400, // 100, 400 or null (unlimited)
@@ -33,7 +34,7 @@ const OPTION_VALUES = {
 function validate(data) {
   if (!data || typeof data !== "object") throw new Error("settings: not an object");
   const out = defaults();
-  for (const k of ["highlight", "doubleClick", "singleTap", "autoPlace", "animations", "fourColor", "winnableOnly"]) {
+  for (const k of ["highlight", "doubleClick", "singleTap", "autoPlace", "noMoves", "animations", "fourColor", "winnableOnly"]) {
     if (typeof data[k] === "boolean") out[k] = data[k];
   }
   if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;

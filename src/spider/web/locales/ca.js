@@ -76,6 +76,7 @@ export default {
   "settings.doubleClick": "Un doble clic o doble toc envia les cartes a la millor columna",
   "settings.singleTap": "Un sol clic o toc envia les cartes a la millor columna",
   "settings.autoPlace": "Col·locació automàtica: les cartes que deixeu anar van a la millor columna",
+  "settings.noMoves": "Mostra «No queden jugades» quan la partida està bloquejada (la H us ho continua dient)",
   "settings.animations": "Animacions",
   "settings.fourColor": "Pals de quatre colors (diamants blaus, trèvols verds)",
   "settings.undo": "Passos per desfer",
@@ -166,7 +167,6 @@ export default {
   "announce.putBack": "Les cartes tornen al seu lloc.",
 
   "hint.move": "Proveu {card} a la columna {col}.",
-  "hint.deal": "No queda cap jugada útil: reparteix una fila nova.",
   "hint.none": "No queden jugades. Desfeu uns quants passos, torneu a començar o comenceu una partida nova.",
 
   "hint.unavailable": "Aquesta versió no té pistes.",
@@ -180,10 +180,10 @@ export default {
   "hint.reason.prepares": "Millora la disposició.",
   "hint.reason.builds-run": "Construeix una escala descendent.",
   "hint.reason.uses-empty": "Aprofita una columna buida.",
-  "hint.reason.fills-column": "Omple una columna buida perquè pugueu repartir.",
-  "hint.reason.deal": "Cap jugada no ajuda: reparteix una fila nova.",
+  "hint.reason.fills-column": "Omple una columna buida.",
   "hint.reason.no-moves": "No queden jugades. Desfeu uns quants passos, torneu a començar o comenceu una partida nova.",
   "hint.reason.nothing-helps": "Cap jugada no sembla ajudar, i no es pot repartir.",
+  "hint.reason.nothing-helps-deals-left": { one: "Cap jugada no sembla ajudar. Queda 1 repartiment.", other: "Cap jugada no sembla ajudar. Queden {n} repartiments." },
   "hint.reason.won": "La partida està guanyada.",
 
   "share.copied": "S'ha copiat l'enllaç a {code}.",
@@ -221,7 +221,6 @@ export default {
   "solve.error": "El solucionador no s'ha pogut executar en aquest navegador.",
   "nomoves.title": "No queden jugades",
   "nomoves.text": "Ja no es pot girar cap carta ni completar cap seqüència, i no es pot repartir del munt. Desfeu unes quantes jugades, torneu a començar la partida o comenceu-ne una de nova.",
-  "hint.reason.nothing-helps.deal": "Cap jugada no sembla ajudar. Si ompliu les columnes buides, podreu repartir.",
   "share.copiedPosition": "S'ha copiat l'enllaç a aquesta partida.",
 
   "help.title": "Com es juga",
@@ -337,9 +336,10 @@ export default {
     {
       h: "Jugar en aquesta app",
       list: [
-        "Arrossegueu una carta, i les que té a sobre, amb el ratolí o el dit. Mentre l'arrossegueu, s'il·luminen les columnes que l'accepten.",
+        "Arrossegueu una carta, i les que té a sobre, amb el ratolí o el dit. Mentre l'arrossegueu, s'il·luminen les columnes que l'accepten. Les cartes van a la columna que tenen més a sota; amb la Col·locació automàtica activada a la Configuració, van a la millor columna.",
         "Un doble clic o doble toc envia la carta, amb les que té a sobre, a la millor columna: primer una que acabi en una carta d'un punt més i del mateix pal, després (només a l'Spider) d'un altre pal, i si no, una columna buida. A les pantalles tàctils n'hi ha prou amb un toc; ho podeu canviar a Configuració.",
         "Si una jugada no és permesa, les cartes tornen al seu lloc i un missatge breu n'explica el motiu.",
+        "La pista (H) mostra una bona jugada. Mai no us diu que repartiu: quan cap jugada no ajuda, us ho diu, i quants repartiments queden. Quan ja no es pot girar cap carta ni completar cap seqüència, un avís us ho diu; el podeu desactivar a la Configuració.",
         "Les seqüències completades i les cartes tapades es resolen soles.",
         "Desfer arriba tan enrere com indica Configuració (400 passos per defecte), repartiments i seqüències inclosos.",
         "La partida, amb tot l'historial, es desa després de cada jugada. Podeu tancar la pàgina i continuar més tard, fins i tot sense connexió.",

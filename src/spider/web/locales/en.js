@@ -73,6 +73,7 @@ export default {
   "settings.doubleClick": "Double-click or double-tap sends cards to the best column",
   "settings.singleTap": "A single click or tap sends cards to the best column",
   "settings.autoPlace": "Auto-place: dropped cards go to the best column",
+  "settings.noMoves": "Show “No more moves” when the game is blocked (H still tells you)",
   "settings.animations": "Animations",
   "settings.fourColor": "Four-colour suits (blue diamonds, green clubs)",
   "settings.undo": "Undo depth",
@@ -160,7 +161,6 @@ export default {
   "announce.putBack": "Cards put back.",
 
   "hint.move": "Try {card} to column {col}.",
-  "hint.deal": "No useful move is left: deal a new row.",
   "hint.none": "No moves are left. Undo a few steps, restart or start a new game.",
 
   "hint.unavailable": "Hints are not available in this version.",
@@ -174,10 +174,10 @@ export default {
   "hint.reason.prepares": "It improves the layout.",
   "hint.reason.builds-run": "It builds a descending run.",
   "hint.reason.uses-empty": "It puts an empty column to use.",
-  "hint.reason.fills-column": "It fills an empty column so that you can deal.",
-  "hint.reason.deal": "No move helps: deal a new row.",
+  "hint.reason.fills-column": "It fills an empty column.",
   "hint.reason.no-moves": "No moves are left. Undo a few steps, restart or start a new game.",
   "hint.reason.nothing-helps": "No move seems to help, and no deal is possible.",
+  "hint.reason.nothing-helps-deals-left": { one: "No move seems to help. 1 deal is left.", other: "No move seems to help. {n} deals are left." },
   "hint.reason.won": "The game is won.",
 
   "share.copied": "Link to {code} copied.",
@@ -215,7 +215,6 @@ export default {
   "solve.error": "The solver could not run in this browser.",
   "nomoves.title": "No more moves",
   "nomoves.text": "No card can be turned over and no run can be completed any more, and the stock cannot be dealt. Undo a few moves, restart the deal or start a new game.",
-  "hint.reason.nothing-helps.deal": "No move seems to help. Filling the empty columns would let you deal.",
   "share.copiedPosition": "Link to this deal copied.",
 
   "help.title": "How to play",
@@ -331,9 +330,10 @@ export default {
     {
       h: "Playing in this app",
       list: [
-        "Drag a card, and the cards on it, with the mouse or a finger. While you drag, the columns that accept it light up.",
+        "Drag a card, and the cards on it, with the mouse or a finger. While you drag, the columns that accept it light up. The cards go to the column they are mostly over; with Auto-place on in Settings, to the best column instead.",
         "Double-click or double-tap a card to send it, with the cards on it, to the best column: first one whose last card is one rank higher in the same suit, then (Spider only) one higher in another suit, then an empty column. On touch screens a single tap does the same; you can change this in Settings.",
         "If a move is not allowed, the cards go back and a short message says why.",
+        "Hint (H) shows a good move. It never tells you to deal: when no move helps it says so, and how many deals are left. When no card can be turned and no run completed any more, a notice says so; you can turn it off in Settings.",
         "Completed runs and face-down cards take care of themselves.",
         "Undo goes back as far as the undo depth in Settings (400 steps by default), deals and completed runs included.",
         "Your game, with its whole history, is saved after every move. Close the page and carry on later, even offline.",

@@ -76,6 +76,7 @@ export default {
   "settings.doubleClick": "Un doble clic o doble toque envía las cartas a la mejor columna",
   "settings.singleTap": "Un solo clic o toque envía las cartas a la mejor columna",
   "settings.autoPlace": "Colocación automática: las cartas que sueltas van a la mejor columna",
+  "settings.noMoves": "Mostrar «No quedan jugadas» cuando la partida está bloqueada (la H te lo sigue diciendo)",
   "settings.animations": "Animaciones",
   "settings.fourColor": "Palos de cuatro colores (diamantes azules, tréboles verdes)",
   "settings.undo": "Pasos para deshacer",
@@ -166,7 +167,6 @@ export default {
   "announce.putBack": "Las cartas vuelven a su sitio.",
 
   "hint.move": "Prueba {card} a la columna {col}.",
-  "hint.deal": "No queda ninguna jugada útil: reparte una fila nueva.",
   "hint.none": "No quedan jugadas. Deshaz unos pasos, reinicia o empieza una partida nueva.",
 
   "hint.unavailable": "Esta versión no tiene pistas.",
@@ -180,10 +180,10 @@ export default {
   "hint.reason.prepares": "Mejora la disposición.",
   "hint.reason.builds-run": "Construye una escalera descendente.",
   "hint.reason.uses-empty": "Aprovecha una columna vacía.",
-  "hint.reason.fills-column": "Llena una columna vacía para que puedas repartir.",
-  "hint.reason.deal": "Ninguna jugada ayuda: reparte una fila nueva.",
+  "hint.reason.fills-column": "Llena una columna vacía.",
   "hint.reason.no-moves": "No quedan jugadas. Deshaz unos pasos, reinicia o empieza una partida nueva.",
   "hint.reason.nothing-helps": "Ninguna jugada parece ayudar, y no se puede repartir.",
+  "hint.reason.nothing-helps-deals-left": { one: "Ninguna jugada parece ayudar. Queda 1 reparto.", other: "Ninguna jugada parece ayudar. Quedan {n} repartos." },
   "hint.reason.won": "La partida está ganada.",
 
   "share.copied": "Enlace a {code} copiado.",
@@ -221,7 +221,6 @@ export default {
   "solve.error": "El solucionador no pudo ejecutarse en este navegador.",
   "nomoves.title": "No quedan jugadas",
   "nomoves.text": "Ya no se puede girar ninguna carta ni completar ninguna escalera, y no se puede repartir del mazo. Deshaz unas cuantas jugadas, vuelve a empezar la partida o empieza una nueva.",
-  "hint.reason.nothing-helps.deal": "Ninguna jugada parece ayudar. Si llenas las columnas vacías, podrás repartir.",
   "share.copiedPosition": "Enlace a esta partida copiado.",
 
   "help.title": "Cómo se juega",
@@ -337,9 +336,10 @@ export default {
     {
       h: "Jugar en esta app",
       list: [
-        "Arrastra una carta, y las que tiene encima, con el ratón o con el dedo. Mientras arrastras, se iluminan las columnas que la aceptan.",
+        "Arrastra una carta, y las que tiene encima, con el ratón o con el dedo. Mientras arrastras, se iluminan las columnas que la aceptan. Las cartas van a la columna que más tienen debajo; con la Colocación automática activada en Ajustes, van a la mejor columna.",
         "Un doble clic o doble toque envía la carta, con las que tiene encima, a la mejor columna: primero una que acabe en una carta de un punto más y del mismo palo, después (solo en Spider) de otro palo y, si no, una columna vacía. En pantallas táctiles basta con un toque; puedes cambiarlo en Ajustes.",
         "Si una jugada no está permitida, las cartas vuelven a su sitio y un mensaje breve explica el motivo.",
+        "La pista (H) muestra una buena jugada. Nunca te dice que repartas: cuando ninguna jugada ayuda, te lo dice, y cuántos repartos quedan. Cuando ya no se puede girar ninguna carta ni completar ninguna escalera, un aviso te lo dice; puedes desactivarlo en Ajustes.",
         "Las escaleras completadas y las cartas boca abajo se resuelven solas.",
         "Deshacer llega tan atrás como indiquen los Ajustes (400 pasos por defecto), repartos y escaleras incluidos.",
         "La partida, con todo su historial, se guarda tras cada jugada. Puedes cerrar la página y seguir más tarde, incluso sin conexión.",

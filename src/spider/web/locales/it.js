@@ -76,6 +76,7 @@ export default {
   "settings.doubleClick": "Un doppio clic o doppio tocco manda le carte nella colonna migliore",
   "settings.singleTap": "Un solo clic o tocco manda le carte nella colonna migliore",
   "settings.autoPlace": "Posizionamento automatico: le carte rilasciate vanno nella colonna migliore",
+  "settings.noMoves": "Mostra «Nessuna mossa possibile» quando la partita è bloccata (H te lo dice comunque)",
   "settings.animations": "Animazioni",
   "settings.fourColor": "Semi a quattro colori (quadri blu, fiori verdi)",
   "settings.undo": "Passi da annullare",
@@ -166,7 +167,6 @@ export default {
   "announce.putBack": "Carte rimesse al loro posto.",
 
   "hint.move": "Prova {card} nella colonna {col}.",
-  "hint.deal": "Non restano mosse utili: distribuisci una nuova riga.",
   "hint.none": "Non restano mosse. Annulla qualche passo, ricomincia o inizia una nuova partita.",
 
   "hint.unavailable": "Questa versione non ha suggerimenti.",
@@ -180,10 +180,10 @@ export default {
   "hint.reason.prepares": "Migliora la disposizione.",
   "hint.reason.builds-run": "Costruisce una scala decrescente.",
   "hint.reason.uses-empty": "Sfrutta una colonna vuota.",
-  "hint.reason.fills-column": "Riempie una colonna vuota così puoi distribuire.",
-  "hint.reason.deal": "Nessuna mossa aiuta: distribuisci una nuova riga.",
+  "hint.reason.fills-column": "Riempie una colonna vuota.",
   "hint.reason.no-moves": "Non restano mosse. Annulla qualche passo, ricomincia o inizia una nuova partita.",
   "hint.reason.nothing-helps": "Nessuna mossa sembra aiutare, e non si può distribuire.",
+  "hint.reason.nothing-helps-deals-left": { one: "Nessuna mossa sembra aiutare. Resta 1 distribuzione.", other: "Nessuna mossa sembra aiutare. Restano {n} distribuzioni." },
   "hint.reason.won": "La partita è vinta.",
 
   "share.copied": "Link a {code} copiato.",
@@ -221,7 +221,6 @@ export default {
   "solve.error": "Il risolutore non è riuscito a partire in questo browser.",
   "nomoves.title": "Nessuna mossa possibile",
   "nomoves.text": "Non si può più scoprire nessuna carta né completare nessuna scala, e non si può distribuire dal mazzo. Annulla qualche mossa, ricomincia la partita o iniziane una nuova.",
-  "hint.reason.nothing-helps.deal": "Nessuna mossa sembra utile. Riempiendo le colonne vuote potrai distribuire.",
   "share.copiedPosition": "Link a questa partita copiato.",
 
   "help.title": "Come si gioca",
@@ -337,9 +336,10 @@ export default {
     {
       h: "Giocare in questa app",
       list: [
-        "Trascina una carta, e quelle che ha sopra, con il mouse o con il dito. Mentre trascini, si illuminano le colonne che la accettano.",
+        "Trascina una carta, e quelle che ha sopra, con il mouse o con il dito. Mentre trascini, si illuminano le colonne che la accettano. Le carte vanno nella colonna che hanno più sotto; con il Posizionamento automatico attivo nelle Impostazioni, vanno nella colonna migliore.",
         "Un doppio clic o doppio tocco manda la carta, con quelle che ha sopra, nella colonna migliore: prima una che finisce con una carta di uno in più dello stesso seme, poi (solo in Spider) di un altro seme, altrimenti una colonna vuota. Sugli schermi touch basta un tocco; puoi cambiarlo nelle Impostazioni.",
         "Se una mossa non è permessa, le carte tornano indietro e un breve messaggio spiega perché.",
+        "L'Aiuto (H) mostra una buona mossa. Non ti dice mai di distribuire: quando nessuna mossa aiuta lo dice, e quante distribuzioni restano. Quando non si può più scoprire nessuna carta né completare nessuna scala, un avviso lo dice; puoi disattivarlo nelle Impostazioni.",
         "Le sequenze completate e le carte coperte si sistemano da sole.",
         "Annulla torna indietro quanto indicato nelle Impostazioni (400 passi di serie), distribuzioni e sequenze comprese.",
         "La partita, con tutta la sua storia, viene salvata dopo ogni mossa. Puoi chiudere la pagina e continuare più tardi, anche senza connessione.",
