@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from spider import Game, InvalidCode, parse_code
+from spider import Game, IllegalMove, InvalidCode, parse_code
 from spider.cli import main
 from spider.errors import POSITION_ERRORS, InvalidPosition
 from spider.limits import MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, MAX_UNDO_LIMIT
@@ -143,11 +143,27 @@ def test_a_request_id_is_echoed_only_when_plain() -> None:
     assert reply["id"] is None
 
 
+def test_a_fault_inside_an_operation_is_a_reply_and_the_game_is_put_back() -> None:
+    session = playing()
+    before = snapshot(session)
+
+    def faulty(request: dict[str, Any]) -> list[dict[str, Any]]:
+        assert session.game is not None
+        session.game.deal()  # changes the game, then fails
+        raise RuntimeError("x" * 10_000)
+
+    session.register("faulty", faulty)
+    message = refused(ask(session, {"op": "faulty", "id": 5}), "internal-error")
+    assert message.startswith("RuntimeError")
+    assert snapshot(session) == before
+
+
 def test_error_codes_are_a_closed_set_documented_in_protocol_md() -> None:
     text = (DOCS / "protocol.md").read_text(encoding="utf-8")
     table = text.split("## Error codes", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"^\| `([a-z-]+)`", table, flags=re.MULTILINE))
     assert documented == ERROR_CODES
+    assert IllegalMove.CODES <= ERROR_CODES
 
 
 # ----------------------------------------------------------------- saved games

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal, cast, get_args
 
 from .autoplace import best_destination
 from .cards import card_text
@@ -273,7 +273,11 @@ class Session:
             reply = self._error_reply(None, "bad-request", str(error))
         else:
             reply = self.handle(request)
-        return json.dumps(reply, separators=(",", ":"), allow_nan=False)
+        try:
+            return json.dumps(reply, separators=(",", ":"), allow_nan=False)
+        except ValueError as error:  # a reply JSON cannot hold (NaN): the engine's fault
+            fault = self._error_reply(reply.get("id"), "internal-error", f"reply: {error}")
+            return json.dumps(fault, separators=(",", ":"))
 
     def handle(self, request: Any) -> Reply:
         """Answer one request (a dict); never raises, and a refused request changes nothing."""
@@ -303,7 +307,9 @@ class Session:
             # Operations check everything before they change anything: the game is as it was.
             self._extra = {}
             self.game = before
-            return self._error_reply(request_id, error.code, str(error))
+            # IllegalMove.CODES are all protocol codes (a test checks it).
+            code = error.code if isinstance(error, ProtocolError) else cast(ErrorCode, error.code)
+            return self._error_reply(request_id, code, str(error))
         except Exception as error:  # the last guard: a reply, never a traceback
             self._extra = {}
             self.game = backup
@@ -330,7 +336,7 @@ class Session:
             self._extra = {}
         return reply
 
-    def _error_reply(self, request_id: Any, code: str, message: str) -> Reply:
+    def _error_reply(self, request_id: Any, code: ErrorCode, message: str) -> Reply:
         reply: Reply = {
             "id": request_id,
             "ok": False,
