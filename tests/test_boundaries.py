@@ -290,6 +290,15 @@ def test_a_real_position_of_a_deal_keeps_its_code() -> None:
     assert again.code == "SP1-S2C-AAAAAAD" and again.to_text() == game.to_text()
 
 
+@pytest.mark.parametrize(
+    ("ascii_", "lookalike"),
+    [("AS", "A\u017f"), ("score=500", "score=5\u0660\u0660"), (" #3", " #\u0663")],
+)
+def test_position_texts_are_ascii_only(ascii_: str, lookalike: str) -> None:
+    assert ascii_ in START_3
+    assert position_error(START_3.replace(ascii_, lookalike, 1)).code == "not-ascii"
+
+
 def test_position_error_codes_are_documented_in_notation_md() -> None:
     text = (DOCS / "notation.md").read_text(encoding="utf-8")
     assert {code for code in POSITION_ERRORS if f"`{code}`" in text} == POSITION_ERRORS

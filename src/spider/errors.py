@@ -66,6 +66,7 @@ class InvalidCode(ValueError):
 PositionErrorCode = Literal[
     "not-text",
     "too-long",
+    "not-ascii",
     "bad-header",
     "bad-sections",
     "bad-counters",
@@ -84,11 +85,13 @@ POSITION_ERRORS: Final[frozenset[str]] = frozenset(get_args(PositionErrorCode))
 class InvalidPosition(ValueError):
     """A position text that cannot be read; the message names the section and character.
 
-    ``code`` is stable: ``not-text``, ``too-long``, ``bad-header``, ``bad-sections`` (not one
-    section per column plus header, counters and stock), ``bad-counters``, ``bad-card`` (a token
-    that is not a card), ``bad-column`` (face-down cards after face-up ones, a face-down last
-    card, a complete run left on the table), ``bad-stock`` (a size no game has), ``bad-cards``
-    (not the cards of the game), ``not-this-deal`` (it says ``#N`` but its face-down cards or
+    ``code`` is stable: ``not-text``, ``too-long``, ``not-ascii`` (position texts are ASCII
+    only, so no look-alike letter or digit is read as another), ``bad-header``,
+    ``bad-sections`` (not one section per column plus header, counters and stock),
+    ``bad-counters``, ``bad-card`` (a token that is not a card), ``bad-column`` (face-down
+    cards after face-up ones, a face-down last card, a complete run left on the table),
+    ``bad-stock`` (a size no game has), ``bad-cards`` (not the cards of the game),
+    ``not-this-deal`` (it says ``#N`` but its face-down cards or
     stock are not deal N's), ``impossible-counters`` (face-down cards, moves, runs and score that
     no game can show together).  See ``docs/notation.md``.
     """

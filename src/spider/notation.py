@@ -99,6 +99,13 @@ def parse_position(text: str, undo_limit: int | None) -> Game:
             "allowed",
             "too-long",
         )
+    if not text.isascii():
+        at = next(index for index, char in enumerate(text) if not char.isascii())
+        raise InvalidPosition(
+            f"position text, character {at + 1}: {text[at]!r} is not ASCII (cards, counters and "
+            "names are written in ASCII letters and digits)",
+            "not-ascii",
+        )
     check_undo_limit(undo_limit)
     reader = _Reader(text.strip())
     options, number = _parse_header(reader)
