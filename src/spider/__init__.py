@@ -14,7 +14,7 @@ from __future__ import annotations
 from .autoplace import best_destination
 from .cards import Card
 from .codes import format_code, parse_code
-from .errors import IllegalMove, InvalidCode
+from .errors import IllegalMove, InvalidCode, InvalidPosition
 from .game import DEFAULT_UNDO_LIMIT, Column, Effects, Game
 from .moves import DEAL, Action, Move
 from .options import Options
@@ -29,6 +29,7 @@ __all__ = [
     "Game",
     "IllegalMove",
     "InvalidCode",
+    "InvalidPosition",
     "Move",
     "Options",
     "best_destination",

@@ -1,20 +1,85 @@
-"""The ``spider`` command line."""
+"""The ``spider`` command line.
+
+Every bad argument or file ends with a one-line ``spider: error: ...`` on stderr and exit
+status 2, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from . import __version__
 from .errors import IllegalMove, InvalidCode
 from .game import Game
+from .limits import MAX_SAVED_CHARS, excerpt
 from .moves import action_from_text
 from .render import render_text
+from .shuffle import MAX_NUMBER
 
-__all__ = ["load_game", "main"]
+__all__ = ["MAX_DEALS", "load_game", "main"]
+
+MAX_DEALS = 1_000_000
+"""The most deals one ``spider analyze`` run takes (``--deals``)."""
+
+_MAX_FILE_BYTES = MAX_SAVED_CHARS * 4
+"""A game file larger than this is refused before it is read (a saved game is at most
+:data:`~spider.limits.MAX_SAVED_CHARS` characters, at most 4 bytes each)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: ``spider COMMAND: error: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _positive_number(high: float, what: str) -> Callable[[str], float]:
+    """An argparse type: a finite number greater than 0 and at most ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{excerpt(text)} is not {what}") from None
+        if not (math.isfinite(value) and 0 < value <= high):
+            raise argparse.ArgumentTypeError(
+                f"{what} must be greater than 0 and at most {high:,.0f}, not {excerpt(text)}"
+            )
+        return value
+
+    return parse
+
+
+_SECONDS = _positive_number(86_400 * 365, "a number of seconds")
+_MEGABYTES = _positive_number(1 << 30, "a number of megabytes")
+
+
+def _int_type(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        stripped = text.strip()
+        if not (stripped.isascii() and stripped.lstrip("-").isdigit() and len(stripped) < 20):
+            raise argparse.ArgumentTypeError(f"{excerpt(text)} is not {what}")
+        value = int(stripped)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, not {value}")
+        return value
+
+    return parse
+
+
+_PORT = _int_type(1, 65535, "a port number")
+_DEAL_NUMBER = _int_type(0, MAX_NUMBER, "a deal number")
+_WORKERS = _int_type(1, 1024, "a number of workers")
+_INDEX = _int_type(0, 1_000_000, "a hint index")
 
 
 def load_game(source: str) -> Game:
@@ -22,10 +87,16 @@ def load_game(source: str) -> Game:
     text = source.strip()
     try:
         is_file = len(text) < 4096 and Path(text).is_file()
-    except OSError:
+    except (OSError, ValueError):
         is_file = False
     if is_file:
-        text = Path(text).read_text(encoding="utf-8").strip()
+        path = Path(text)
+        if path.stat().st_size > _MAX_FILE_BYTES:
+            raise ValueError(f"{excerpt(text)}: the file is too large to be a game")
+        try:
+            text = path.read_text(encoding="utf-8").strip()
+        except UnicodeDecodeError:
+            raise ValueError(f"{excerpt(text)}: the file is not UTF-8 text") from None
     if text.startswith("{"):
         return Game.from_json(text)
     if text.upper().startswith(("SP1-", "SD1-")):
@@ -33,7 +104,7 @@ def load_game(source: str) -> Game:
     if " / " in text or text.count("/") >= 5:
         return Game.from_text(text)
     raise ValueError(
-        f"{source!r} is neither a game code (such as SP1-S2C-AAAAAAD), a position text, "
+        f"{excerpt(source)} is neither a game code (such as SP1-S2C-AAAAAAD), a position text, "
         "nor a file holding one"
     )
 
@@ -129,7 +200,12 @@ def _add_deal_options(parser: argparse.ArgumentParser) -> None:
         "+5 a turned card, +100 a run (default: %(default)s)",
     )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--number", type=int, default=None, help="deal number (random if omitted)")
+    which.add_argument(
+        "--number",
+        type=_DEAL_NUMBER,
+        default=None,
+        help=f"deal number, 0 to {MAX_NUMBER} (random if omitted)",
+    )
     which.add_argument(
         "--winnable",
         action="store_true",
@@ -139,7 +215,7 @@ def _add_deal_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``spider`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="spider",
         description="Spider and Spiderette solitaire: deal, show, play, hint, solve and serve "
         "games.",
@@ -186,7 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
     )
-    serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    serve.add_argument(
+        "--port", type=_PORT, default=8000, help="port, 1 to 65535 (default: %(default)s)"
+    )
     serve.add_argument("--open", action="store_true", help="open the app in a web browser")
     serve.set_defaults(handler=_command_serve)
     _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
@@ -260,7 +338,7 @@ def _command_solve(args: argparse.Namespace) -> int:
 def _command_analyze(args: argparse.Namespace) -> int:
     from .solver.analyze import analyze, parse_deals
 
-    deals = parse_deals(args.deals)
+    deals = parse_deals(args.deals, limit=MAX_DEALS)
     out = Path(args.out)
     if out.suffix.lower() not in (".csv", ".json"):
         raise ValueError("--out must end in .csv or .json")
@@ -292,14 +370,14 @@ def _command_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_solver_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     hint = commands.add_parser(
         "hint", help="suggest the best move, judged from the visible cards only"
     )
     hint.add_argument("source", help="game code, position text, or a file holding one")
     hint.add_argument("moves", nargs="*", help="actions to play first, such as: ad bc3 deal")
     hint.add_argument(
-        "--index", type=int, default=0, help="which hint: 0 the best (default), 1 the next..."
+        "--index", type=_INDEX, default=0, help="which hint: 0 the best (default), 1 the next..."
     )
     hint.add_argument("--json", action="store_true", help="print the hint as JSON")
     hint.set_defaults(handler=_command_hint)
@@ -313,9 +391,11 @@ def _add_solver_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         "within the limits, 2 for bad input. Ctrl+C stops the search and prints what it has.",
     )
     solve.add_argument("source", help="game code, position text, or a file holding one")
-    solve.add_argument("--time-limit", type=float, default=60.0, help="seconds (default: 60)")
     solve.add_argument(
-        "--memory", type=float, default=2048, help="memory bound in MB (default: 2048)"
+        "--time-limit", type=_SECONDS, default=60.0, help="seconds, more than 0 (default: 60)"
+    )
+    solve.add_argument(
+        "--memory", type=_MEGABYTES, default=2048, help="memory bound in MB (default: 2048)"
     )
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -332,17 +412,20 @@ def _add_solver_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     )
     _add_variant_options(analyze)
     analyze.add_argument(
-        "--deals", default="0-99", help="deal numbers, such as 0-999 or 1,5,7-9 (default: 0-99)"
+        "--deals",
+        default="0-99",
+        help=f"deal numbers, such as 0-999 or 1,5,7-9, at most {MAX_DEALS:,} of them "
+        "(default: 0-99)",
     )
     analyze.add_argument(
-        "--time-limit", type=float, default=10.0, help="seconds per deal (default: %(default)s)"
+        "--time-limit", type=_SECONDS, default=10.0, help="seconds per deal (default: %(default)s)"
     )
     analyze.add_argument(
-        "--memory", type=float, default=2048, help="memory bound per deal, MB (default: 2048)"
+        "--memory", type=_MEGABYTES, default=2048, help="memory bound per deal, MB (default: 2048)"
     )
     analyze.add_argument(
         "--workers",
-        type=int,
+        type=_WORKERS,
         default=os.cpu_count() or 1,
         help="worker processes (default: one per core, %(default)s here)",
     )

@@ -9,13 +9,14 @@ import re
 from typing import Final
 
 from .errors import InvalidCode
+from .limits import MAX_CODE_CHARS, excerpt
 from .options import Options
 from .shuffle import MAX_NUMBER
 
 __all__ = ["format_code", "number_to_letters", "parse_code"]
 
 _LETTERS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_CODE_RE: Final = re.compile(r"^(SP|SD)1-S(\d)([A-Z]?)-([A-Z]*)$")
+_CODE_RE: Final = re.compile(r"^(SP|SD)1-S([0-9])([A-Z]?)-([A-Z]*)$", re.ASCII)
 
 
 def number_to_letters(number: int) -> str:
@@ -40,33 +41,46 @@ def format_code(options: Options, number: int) -> str:
 def parse_code(code: str, scoring: str = "standard") -> tuple[Options, int]:
     """Read a code into its options and deal number, or raise :class:`InvalidCode`."""
     if not isinstance(code, str):
-        raise InvalidCode(f"a game code is text, not {type(code).__name__}")
+        raise InvalidCode(f"a game code is text, not {type(code).__name__}", "not-text")
+    if len(code) > MAX_CODE_CHARS:
+        raise InvalidCode(
+            f"{excerpt(code)} is not a game code: a code has 15 characters", "too-long"
+        )
+    if not code.isascii():
+        raise InvalidCode(
+            f"{excerpt(code)} is not a game code: codes use only ASCII letters and digits",
+            "not-ascii",
+        )
     text = code.strip().upper()
+    shown = excerpt(code)
     match = _CODE_RE.match(text)
     if match is None:
         raise InvalidCode(
-            f"{code!r} is not a game code: expected SP1-S<suits><C|F>-<7 letters> for spider "
+            f"{shown} is not a game code: expected SP1-S<suits><C|F>-<7 letters> for spider "
             "or SD1-S<suits>-<7 letters> for spiderette, such as SP1-S2C-AAAAAAD"
         )
     prefix, suits_text, rule_letter, letters = match.groups()
     suits = int(suits_text)
     if suits not in (1, 2, 4):
-        raise InvalidCode(f"{code!r}: the suit count must be 1, 2 or 4, not {suits}")
+        raise InvalidCode(f"{shown}: the suit count must be 1, 2 or 4, not {suits}", "bad-suits")
     if prefix == "SP":
         if rule_letter not in ("C", "F"):
             raise InvalidCode(
-                f"{code!r}: a spider code gives the rule after the suits, C (classic) or F "
-                "(flexible)"
+                f"{shown}: a spider code gives the rule after the suits, C (classic) or F "
+                "(flexible)",
+                "bad-rule",
             )
         rule = "classic" if rule_letter == "C" else "flexible"
         game = "spider"
     else:
         if rule_letter:
-            raise InvalidCode(f"{code!r}: a spiderette code has no rule letter (classic only)")
+            raise InvalidCode(
+                f"{shown}: a spiderette code has no rule letter (classic only)", "bad-rule"
+            )
         rule = "classic"
         game = "spiderette"
     if len(letters) != 7:
-        raise InvalidCode(f"{code!r}: the deal part must be exactly 7 letters A-Z, not {letters!r}")
+        raise InvalidCode(f"{shown}: the deal part must be exactly 7 letters A-Z, not {letters!r}")
     number = 0
     for letter in letters:
         number = number * 26 + _LETTERS.index(letter)

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalMove", "InvalidCode"]
+from typing import Final, Literal, get_args
+
+__all__ = [
+    "CODE_ERRORS",
+    "POSITION_ERRORS",
+    "CodeErrorCode",
+    "IllegalMove",
+    "InvalidCode",
+    "InvalidPosition",
+    "PositionErrorCode",
+]
 
 
 class IllegalMove(ValueError):
@@ -32,5 +42,62 @@ class IllegalMove(ValueError):
         self.code = code
 
 
+CodeErrorCode = Literal["not-text", "too-long", "not-ascii", "bad-shape", "bad-suits", "bad-rule"]
+"""Why a game code is refused (:attr:`InvalidCode.code`)."""
+
+CODE_ERRORS: Final[frozenset[str]] = frozenset(get_args(CodeErrorCode))
+
+
 class InvalidCode(ValueError):
-    """A game code that cannot be read; the message says what is wrong with it."""
+    """A game code that cannot be read; the message says what is wrong with it.
+
+    ``code`` is stable: ``not-text`` (not a str), ``too-long``, ``not-ascii`` (codes are ASCII
+    only), ``bad-shape`` (not ``SP1-S<suits><C|F>-<7 letters>`` nor ``SD1-S<suits>-<7 letters>``),
+    ``bad-suits`` (not 1, 2 or 4) or ``bad-rule`` (a missing, unknown or extra rule letter).
+    """
+
+    def __init__(self, message: str, code: CodeErrorCode = "bad-shape") -> None:
+        if code not in CODE_ERRORS:
+            raise AssertionError(f"unknown InvalidCode code {code!r}")
+        super().__init__(message)
+        self.code: CodeErrorCode = code
+
+
+PositionErrorCode = Literal[
+    "not-text",
+    "too-long",
+    "not-ascii",
+    "bad-header",
+    "bad-sections",
+    "bad-counters",
+    "bad-card",
+    "bad-column",
+    "bad-stock",
+    "bad-cards",
+    "not-this-deal",
+    "impossible-counters",
+]
+"""Why a position text is refused (:attr:`InvalidPosition.code`)."""
+
+POSITION_ERRORS: Final[frozenset[str]] = frozenset(get_args(PositionErrorCode))
+
+
+class InvalidPosition(ValueError):
+    """A position text that cannot be read; the message names the section and character.
+
+    ``code`` is stable: ``not-text``, ``too-long``, ``not-ascii`` (position texts are ASCII
+    only, so no look-alike letter or digit is read as another), ``bad-header``,
+    ``bad-sections`` (not one section per column plus header, counters and stock),
+    ``bad-counters``, ``bad-card`` (a token that is not a card), ``bad-column`` (face-down
+    cards after face-up ones, a face-down last card, a complete run left on the table),
+    ``bad-stock`` (a size no game has), ``bad-cards`` (not the cards of the game),
+    ``not-this-deal`` (it says ``#N`` but its face-down cards or
+    stock are not deal N's), ``impossible-counters`` (face-down cards, moves, runs and score that
+    no game can show together).  See ``docs/notation.md``.
+    """
+
+    def __init__(self, message: str, code: PositionErrorCode) -> None:
+        if code not in POSITION_ERRORS:
+            raise AssertionError(f"unknown InvalidPosition code {code!r}")
+        super().__init__(message)
+        self.code: PositionErrorCode = code

@@ -16,6 +16,7 @@ from typing import Final, NamedTuple, TypeAlias
 from .cards import SUITS, Card, card_text
 from .codes import format_code, parse_code
 from .errors import IllegalMove
+from .limits import check_undo_limit
 from .moves import DEAL, Action, Move
 from .options import Options
 from .position import Position
@@ -155,10 +156,7 @@ class Game:
 
         ``stock`` is in dealing order (first card dealt first); ``removed`` holds suit indices.
         """
-        if undo_limit is not None and (
-            isinstance(undo_limit, bool) or not isinstance(undo_limit, int) or undo_limit < 0
-        ):
-            raise ValueError(f"undo_limit must be an int >= 0 or None, not {undo_limit!r}")
+        check_undo_limit(undo_limit)
         self._options = options
         self._flexible = options.flexible
         self._number = number
@@ -360,10 +358,7 @@ class Game:
 
     @undo_limit.setter
     def undo_limit(self, limit: int | None) -> None:
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
-        ):
-            raise ValueError(f"undo_limit must be an int >= 0 or None, not {limit!r}")
+        check_undo_limit(limit)
         self._undo_limit = limit
         self._history = deque(self._history, maxlen=limit)
 

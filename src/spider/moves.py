@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from typing import Final, Literal, NamedTuple, TypeAlias
 
+from .limits import excerpt
+
 __all__ = ["DEAL", "Action", "Move", "action_from_text", "action_text"]
 
 _COLUMN_LETTERS: Final = "abcdefghij"
-_MOVE_RE: Final = re.compile(r"^([a-j])([a-j])([1-9][0-9]*)?$")
+_MOVE_RE: Final = re.compile(r"^([a-j])([a-j])([1-9][0-9]{0,2})?$", re.ASCII)
 
 
 class Move(NamedTuple):
@@ -32,11 +34,11 @@ class Move(NamedTuple):
     @classmethod
     def from_text(cls, text: str) -> Move:
         """Read a move such as ``'ad'`` or ``'bc3'``; ``ValueError`` if it is not one."""
-        match = _MOVE_RE.match(text.strip().lower())
+        match = _MOVE_RE.match(text.strip().lower()) if text.isascii() else None
         if match is None:
             raise ValueError(
-                f"not a move: {text!r} (expected two column letters a-j and an optional count, "
-                "such as 'ad' or 'bc3')"
+                f"not a move: {excerpt(text)} (expected two column letters a-j and an optional "
+                "count, such as 'ad' or 'bc3')"
             )
         src, dst, count = match.groups()
         return cls(_COLUMN_LETTERS.index(src), _COLUMN_LETTERS.index(dst), int(count or 1))

@@ -11,8 +11,10 @@ Sections are separated by ``/``::
    case, ``-`` for an empty column;
 4. the stock in dealing order (written in lower case: it is face down), ``-`` when empty.
 
-``docs/notation.md`` documents it with examples.  Every error is a ``ValueError`` naming the
-section, the token and its character offset.
+``docs/notation.md`` documents it with examples.  Every error is an
+:class:`~spider.errors.InvalidPosition` (a ``ValueError``) with a stable ``code``, naming the
+section, the token and its character offset.  A position that gives a deal number is checked
+against that deal (:mod:`spider.position_checks`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ from collections import Counter
 from typing import TYPE_CHECKING, Final
 
 from .cards import RANK_NAMES, SUITS, card_text, parse_card_int
+from .errors import InvalidPosition, PositionErrorCode
+from .limits import MAX_POSITION_CHARS, check_undo_limit, excerpt
 from .options import Options
+from .position_checks import check_counters, check_deal
 from .shuffle import MAX_NUMBER
 
 __all__ = ["format_position", "parse_position"]
@@ -74,11 +79,13 @@ class _Reader:
         offset, part = self.sections[index]
         return [(offset + match.start(), match.group()) for match in _TOKEN_RE.finditer(part)]
 
-    def error(self, section: int, offset: int | None, message: str) -> ValueError:
+    def error(
+        self, section: int, offset: int | None, message: str, code: PositionErrorCode
+    ) -> InvalidPosition:
         names = {0: "header", 1: "counters"}
         name = names.get(section, f"section {section + 1}")
         where = f"{name}" if offset is None else f"{name}, character {offset + 1}"
-        return ValueError(f"position text, {where}: {message}")
+        return InvalidPosition(f"position text, {where}: {message}", code)
 
 
 def parse_position(text: str, undo_limit: int | None) -> Game:
@@ -86,14 +93,30 @@ def parse_position(text: str, undo_limit: int | None) -> Game:
     from .game import Game
 
     if not isinstance(text, str):
-        raise ValueError(f"position text must be a str, not {type(text).__name__}")
+        raise InvalidPosition(f"position text must be a str, not {type(text).__name__}", "not-text")
+    if len(text) > MAX_POSITION_CHARS:
+        raise InvalidPosition(
+            f"position text: {len(text):,} characters is more than the {MAX_POSITION_CHARS:,} "
+            "allowed",
+            "too-long",
+        )
+    if not text.isascii():
+        at = next(index for index, char in enumerate(text) if not char.isascii())
+        raise InvalidPosition(
+            f"position text, character {at + 1}: {text[at]!r} is not ASCII (cards, counters and "
+            "names are written in ASCII letters and digits)",
+            "not-ascii",
+        )
+    check_undo_limit(undo_limit)
     reader = _Reader(text.strip())
     options, number = _parse_header(reader)
     expected = 2 + options.column_count + 1
     if len(reader.sections) != expected:
-        raise ValueError(
+        raise InvalidPosition(
             f"position text: a {options.game} position has {expected} sections separated by '/' "
-            f"(header, counters, {options.column_count} columns, stock), not {len(reader.sections)}"
+            f"(header, counters, {options.column_count} columns, stock), "
+            f"not {len(reader.sections)}",
+            "bad-sections",
         )
     score, moves, removed = _parse_counters(reader, options)
     columns: list[list[int]] = []
@@ -112,8 +135,12 @@ def parse_position(text: str, undo_limit: int | None) -> Game:
             None,
             f"a {options.game} stock cannot hold {len(stock)} cards (it starts with "
             f"{options.stock_size} and each deal takes {options.column_count})",
+            "bad-stock",
         )
     _check_composition(options, columns, stock, removed)
+    check_counters(options, columns, face_down, len(stock), removed, score, moves)
+    if number is not None:
+        check_deal(options, number, columns, face_down, stock, removed, score, moves)
     return Game(options, columns, face_down, stock, removed, score, moves, number, undo_limit)
 
 
@@ -125,20 +152,41 @@ def _parse_header(reader: _Reader) -> tuple[Options, int | None]:
             0,
             None,
             "expected 'GAME SUITS RULE SCORING [#NUMBER]', such as 'spider 2 classic standard'",
+            "bad-header",
         )
+    for offset, word in tokens[:4]:
+        if len(word) > 12:
+            raise reader.error(
+                0,
+                offset,
+                f"{excerpt(word)} is not a game, suit count, rule or scoring",
+                "bad-header",
+            )
     game, suits_text, rule, scoring = (word.lower() for word in words[:4])
     if not suits_text.isdigit():
-        raise reader.error(0, tokens[1][0], f"suits must be 1, 2 or 4, not {suits_text!r}")
+        raise reader.error(
+            0, tokens[1][0], f"suits must be 1, 2 or 4, not {suits_text!r}", "bad-header"
+        )
     try:
         options = Options.make(game, int(suits_text), rule, scoring)
     except ValueError as error:
-        raise reader.error(0, None, str(error)) from None
+        raise reader.error(0, None, str(error), "bad-header") from None
     number = None
     if len(words) == 5:
         offset, word = tokens[4]
-        if not (word.startswith("#") and word[1:].isdigit() and int(word[1:]) <= MAX_NUMBER):
+        digits = word[1:]
+        if not (
+            word.startswith("#")
+            and digits.isascii()
+            and digits.isdigit()
+            and len(digits) <= 10
+            and int(digits) <= MAX_NUMBER
+        ):
             raise reader.error(
-                0, offset, f"expected '#' and a deal number 0-{MAX_NUMBER}, not {word!r}"
+                0,
+                offset,
+                f"expected '#' and a deal number 0-{MAX_NUMBER}, not {excerpt(word)}",
+                "bad-header",
             )
         number = int(word[1:])
     return options, number
@@ -150,14 +198,22 @@ def _parse_counters(reader: _Reader, options: Options) -> tuple[int, int, list[i
         match = _COUNTER_RE.match(token)
         if match is None:
             raise reader.error(
-                1, offset, f"expected score=N, moves=N or removed=SUITS, not {token!r}"
+                1,
+                offset,
+                f"expected score=N, moves=N or removed=SUITS, not {excerpt(token)}",
+                "bad-counters",
             )
         key, value = match.groups()
         if key in values:
-            raise reader.error(1, offset, f"{key} is given twice")
+            raise reader.error(1, offset, f"{key} is given twice", "bad-counters")
         values[key] = value
-        if key in ("score", "moves") and not re.fullmatch(r"-?\d+", value):
-            raise reader.error(1, offset, f"{key} must be a whole number, not {value!r}")
+        if key in ("score", "moves") and not re.fullmatch(r"-?[0-9]{1,9}", value):
+            raise reader.error(
+                1,
+                offset,
+                f"{key} must be a whole number of at most 9 digits, not {excerpt(value)}",
+                "bad-counters",
+            )
         if (
             key == "removed"
             and value != "-"
@@ -167,18 +223,21 @@ def _parse_counters(reader: _Reader, options: Options) -> tuple[int, int, list[i
                 1,
                 offset,
                 f"removed lists suit letters among {''.join(options.suit_letters)}, or '-', "
-                f"not {value!r}",
+                f"not {excerpt(value)}",
+                "bad-counters",
             )
     for key in ("score", "moves", "removed"):
         if key not in values:
-            raise reader.error(1, None, f"{key}= is missing")
+            raise reader.error(1, None, f"{key}= is missing", "bad-counters")
     moves = int(values["moves"])
     if moves < 0:
-        raise reader.error(1, None, "moves cannot be negative")
+        raise reader.error(1, None, "moves cannot be negative", "bad-counters")
     removed_text = values["removed"].upper()
     removed = [] if removed_text == "-" else [SUITS.index(letter) for letter in removed_text]
     if len(removed) > options.runs_to_win:
-        raise reader.error(1, None, f"{options.game} has only {options.runs_to_win} runs to remove")
+        raise reader.error(
+            1, None, f"{options.game} has only {options.runs_to_win} runs to remove", "bad-counters"
+        )
     return int(values["score"]), moves, removed
 
 
@@ -189,7 +248,7 @@ def _parse_cards(
     if len(tokens) == 1 and tokens[0][1] == "-":
         return [], [], []
     if not tokens:
-        raise reader.error(section, None, "empty section: write '-' for no cards")
+        raise reader.error(section, None, "empty section: write '-' for no cards", "bad-card")
     cards: list[int] = []
     hidden: list[bool] = []
     offsets: list[int] = []
@@ -198,7 +257,10 @@ def _parse_cards(
             card = parse_card_int(token)
         except ValueError:
             raise reader.error(
-                section, offset, f"{token!r} is not a card (rank A,2-10,J,Q,K then suit S,H,D,C)"
+                section,
+                offset,
+                f"{excerpt(token)} is not a card (rank A,2-10,J,Q,K then suit S,H,D,C)",
+                "bad-card",
             ) from None
         cards.append(card)
         hidden.append(token == token.lower() and not allow_upper)
@@ -218,10 +280,14 @@ def _parse_column(reader: _Reader, section: int, column_number: int) -> tuple[li
                 offsets[position],
                 f"column {column_number}: face-down cards (lower case) must all come before the "
                 "face-up ones",
+                "bad-column",
             )
     if cards and down == len(cards):
         raise reader.error(
-            section, None, f"column {column_number}: the last card of a column is always face up"
+            section,
+            None,
+            f"column {column_number}: the last card of a column is always face up",
+            "bad-column",
         )
     face_up = cards[down:]
     if (
@@ -234,6 +300,7 @@ def _parse_column(reader: _Reader, section: int, column_number: int) -> tuple[li
             None,
             f"column {column_number} ends in a complete run, which would already have left the "
             "table",
+            "bad-column",
         )
     return cards, down
 
@@ -255,8 +322,9 @@ def _check_composition(
         if have != want:
             name = RANK_NAMES[card & 15] + SUITS[card >> 4]
             problems.append(f"{name} {have} time{'s' if have != 1 else ''} instead of {want}")
-    raise ValueError(
+    raise InvalidPosition(
         f"position text: the cards are not those of a {options.suits}-suit {options.game} game: "
-        + "; ".join(problems[:6])
-        + ("; …" if len(problems) > 6 else "")
+        + "; ".join(problems[:4])
+        + ("; …" if len(problems) > 4 else ""),
+        "bad-cards",
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 from .cards import SUIT_NAMES
 from .errors import IllegalMove
 from .game import Game
+from .limits import excerpt
 from .moves import DEAL, Action, Move
 from .render import render_text
 from .solver import check_no_moves, hint_report
@@ -109,7 +110,7 @@ class _Session:
         try:
             action = DEAL if word in (DEAL, "d") else Move.from_text(word)
         except ValueError:
-            self.write(f"Not a command: {word!r}. Type 'help' for the list.")
+            self.write(f"Not a command: {excerpt(word)}. Type 'help' for the list.")
             return
         try:
             game.push(action)

@@ -4,34 +4,89 @@ The page sends small JSON requests; :class:`Session` answers with the player's v
 (face-down cards as counts only), the legal moves in the shape the page needs, events for
 animation, and errors as stable codes.  Pure Python, no I/O: the Web Worker calls
 :meth:`Session.handle_json` under Pyodide, and pytest calls it directly.
+
+Every request gets a reply, whatever it holds: the fields are checked for type and range
+(:mod:`spider.limits`), an error reply carries an :data:`ErrorCode` and a short message, and a
+refused request leaves the session as it was.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal, cast, get_args
 
 from .autoplace import best_destination
 from .cards import card_text
 from .codes import parse_code
 from .errors import IllegalMove, InvalidCode
 from .game import DEFAULT_UNDO_LIMIT, Effects, Game
+from .limits import (
+    MAX_MESSAGE_CHARS,
+    MAX_REQUEST_CHARS,
+    check_undo_limit,
+    excerpt,
+    load_json,
+)
 from .moves import DEAL, Action, Move
+from .options import GAMES, RULES, SCORINGS, SUIT_COUNTS
+from .shuffle import MAX_NUMBER
 
-__all__ = ["PROTOCOL_VERSION", "ProtocolError", "Session", "game_view"]
+__all__ = ["ERROR_CODES", "PROTOCOL_VERSION", "ErrorCode", "ProtocolError", "Session", "game_view"]
 
 PROTOCOL_VERSION: Final = 1
 
 Reply = dict[str, Any]
 
+ErrorCode = Literal[
+    "no-such-column",
+    "same-column",
+    "bad-count",
+    "not-movable",
+    "no-target",
+    "stock-empty",
+    "empty-column",
+    "no-destination",
+    "nothing-to-undo",
+    "nothing-to-redo",
+    "invalid-code",
+    "invalid-position",
+    "invalid-saved",
+    "bad-request",
+    "no-game",
+    "internal-error",
+]
+"""Every error code a reply can carry (``docs/protocol.md`` says when each is given)."""
+
+ERROR_CODES: Final[frozenset[str]] = frozenset(get_args(ErrorCode))
+
+_INT_RANGE: Final = 2**31
+"""Integer fields outside ±this are refused as ``bad-request`` before the engine sees them."""
+
+_MAX_ID_CHARS: Final = 100
+
 
 class ProtocolError(Exception):
     """A request that cannot be answered; ``code`` is the stable error code."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        if code not in ERROR_CODES:
+            raise AssertionError(f"unknown protocol error code {code!r}")
         super().__init__(message)
-        self.code = code
+        self.code: ErrorCode = code
+
+
+def _short(message: str) -> str:
+    """An error message cut to :data:`~spider.limits.MAX_MESSAGE_CHARS`."""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    return message[: MAX_MESSAGE_CHARS - 1] + "…"
+
+
+def _from_deal_start(game: Game) -> bool:
+    """True when ``game`` began at the first layout of its deal (a new deal, a code, or that
+    deal's starting position): only such games count in the player's statistics."""
+    return game.number is not None and game.start_position().moves == 0
 
 
 def _card_names(cards: Sequence[int]) -> list[str]:
@@ -75,6 +130,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "can_redo": game.can_redo,
         "undo_limit": game.undo_limit,
         "has_moves": bool(all_moves),
+        "from_deal_start": _from_deal_start(game),
     }
 
 
@@ -109,20 +165,44 @@ def _effect_events(game: Game, action: Action, stock_before: int) -> list[dict[s
     return events
 
 
+def _is_int(value: object, low: int = -_INT_RANGE, high: int = _INT_RANGE) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
 def _int_field(request: dict[str, Any], name: str, default: int | None = None) -> int:
     value = request.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ProtocolError("bad-request", f"field {name!r} must be an integer")
+    if not isinstance(value, int) or not _is_int(value):
+        raise ProtocolError(
+            "bad-request", f"field {name!r} must be an integer, not {excerpt(value)}"
+        )
     return value
 
 
 def _int_list_field(request: dict[str, Any], name: str) -> list[int]:
     values = request.get(name, [])
-    if not isinstance(values, list) or any(
-        isinstance(value, bool) or not isinstance(value, int) for value in values
-    ):
-        raise ProtocolError("bad-request", f"field {name!r} must be a list of integers")
+    if not isinstance(values, list) or not all(_is_int(value, 0, MAX_NUMBER) for value in values):
+        raise ProtocolError(
+            "bad-request", f"field {name!r} must be a list of deal numbers (0 to {MAX_NUMBER})"
+        )
     return values
+
+
+def _choice_field(request: dict[str, Any], name: str, choices: tuple[Any, ...]) -> Any:
+    """A field that must be one of ``choices`` exactly (the first is the default)."""
+    value = request.get(name, choices[0])
+    if not any(type(value) is type(choice) and value == choice for choice in choices):
+        allowed = ", ".join(repr(choice) for choice in choices)
+        raise ProtocolError(
+            "bad-request", f"field {name!r} must be one of {allowed}, not {excerpt(value)}"
+        )
+    return value
+
+
+def _text_field(request: dict[str, Any], name: str, code: ErrorCode) -> str:
+    value = request.get(name)
+    if not isinstance(value, str):
+        raise ProtocolError(code, f"field {name!r} must be text, not {excerpt(value)}")
+    return value
 
 
 def _bool_field(request: dict[str, Any], name: str) -> bool:
@@ -135,12 +215,10 @@ def _bool_field(request: dict[str, Any], name: str) -> bool:
 def _undo_limit_field(request: dict[str, Any], default: int | None) -> int | None:
     if "undo_limit" not in request:
         return default
-    value = request["undo_limit"]
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ProtocolError("bad-request", "field 'undo_limit' must be an integer >= 0 or null")
-    return value
+    try:
+        return check_undo_limit(request["undo_limit"], "field 'undo_limit'")
+    except ValueError as error:
+        raise ProtocolError("bad-request", str(error)) from None
 
 
 class Session:
@@ -185,31 +263,72 @@ class Session:
     # ----------------------------------------------------------------- entry points
 
     def handle_json(self, text: str) -> str:
-        """Answer a JSON request with a JSON reply (what the Web Worker calls)."""
+        """Answer a JSON request with a JSON reply (what the Web Worker calls).
+
+        Requests longer than :data:`~spider.limits.MAX_REQUEST_CHARS`, nested deeper than
+        :data:`~spider.limits.MAX_JSON_DEPTH`, or holding ``NaN``, ``Infinity`` or numbers too
+        large to read are refused with ``bad-request``.
+        """
         try:
-            request = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as error:
-            return json.dumps(self._error_reply(None, "bad-request", f"not JSON: {error}"))
-        return json.dumps(self.handle(request), separators=(",", ":"))
+            request = load_json(text, "request", MAX_REQUEST_CHARS)
+        except ValueError as error:
+            reply = self._error_reply(None, "bad-request", str(error))
+        else:
+            reply = self.handle(request)
+        try:
+            return json.dumps(reply, separators=(",", ":"), allow_nan=False)
+        except ValueError as error:  # a reply JSON cannot hold (NaN): the engine's fault
+            fault = self._error_reply(reply.get("id"), "internal-error", f"reply: {error}")
+            return json.dumps(fault, separators=(",", ":"))
 
     def handle(self, request: Any) -> Reply:
-        """Answer one request (a dict); never raises for bad input."""
+        """Answer one request (a dict); never raises, and a refused request changes nothing."""
         if not isinstance(request, dict):
             return self._error_reply(None, "bad-request", "a request is a JSON object")
         request_id = request.get("id")
+        if not (
+            request_id is None
+            or _is_int(request_id, -(2**53), 2**53)
+            or (isinstance(request_id, str) and len(request_id) <= _MAX_ID_CHARS)
+        ):
+            return self._error_reply(
+                None,
+                "bad-request",
+                f"field 'id' must be null, an integer or text of at most {_MAX_ID_CHARS} "
+                "characters",
+            )
         op = request.get("op")
         handler = self._ops.get(op) if isinstance(op, str) else None
-        if handler is None:
-            return self._error_reply(request_id, "bad-request", f"unknown op {op!r}")
+        if handler is None or not isinstance(op, str):
+            return self._error_reply(request_id, "bad-request", f"unknown op {excerpt(op)}")
+        before = self.game
+        backup = before.copy() if before is not None else None
         try:
-            events = handler(request)
-        except ProtocolError as error:
+            return self._answer(request_id, op, handler, request)
+        except (ProtocolError, IllegalMove) as error:
+            # Operations check everything before they change anything: the game is as it was.
             self._extra = {}
-            return self._error_reply(request_id, error.code, str(error))
-        except IllegalMove as error:
-            return self._error_reply(request_id, error.code, str(error))
-        reply: Reply = {"id": request_id, "ok": True, "version": PROTOCOL_VERSION}
+            self.game = before
+            # IllegalMove.CODES are all protocol codes (a test checks it).
+            code = error.code if isinstance(error, ProtocolError) else cast(ErrorCode, error.code)
+            return self._error_reply(request_id, code, str(error))
+        except Exception as error:  # the last guard: a reply, never a traceback
+            self._extra = {}
+            self.game = backup
+            return self._error_reply(
+                request_id, "internal-error", f"{type(error).__name__}: {excerpt(str(error), 120)}"
+            )
+
+    def _answer(
+        self,
+        request_id: Any,
+        op: str,
+        handler: Callable[[dict[str, Any]], list[dict[str, Any]]],
+        request: dict[str, Any],
+    ) -> Reply:
+        events = handler(request)
         game = self.require_game()
+        reply: Reply = {"id": request_id, "ok": True, "version": PROTOCOL_VERSION}
         reply["state"] = game_view(game)
         reply["events"] = events
         if op != "state":
@@ -219,12 +338,12 @@ class Session:
             self._extra = {}
         return reply
 
-    def _error_reply(self, request_id: Any, code: str, message: str) -> Reply:
+    def _error_reply(self, request_id: Any, code: ErrorCode, message: str) -> Reply:
         reply: Reply = {
             "id": request_id,
             "ok": False,
             "version": PROTOCOL_VERSION,
-            "error": {"code": code, "message": message},
+            "error": {"code": code, "message": _short(message)},
         }
         if self.game is not None:
             reply["state"] = game_view(self.game)
@@ -243,17 +362,21 @@ class Session:
 
     def _op_new(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         number = request.get("number")
-        if number is not None:
-            number = _int_field(request, "number")
+        if number is not None and not _is_int(number, 0, MAX_NUMBER):
+            raise ProtocolError(
+                "bad-request",
+                f"field 'number' must be a deal number from 0 to {MAX_NUMBER} or null, "
+                f"not {excerpt(number)}",
+            )
         winnable = _bool_field(request, "winnable")
         avoid = frozenset(_int_list_field(request, "avoid")) if winnable else frozenset()
         try:
             game = Game.new(
-                request.get("game", "spider"),
-                suits=request.get("suits", 1),
-                rule=request.get("rule", "classic"),
+                _choice_field(request, "game", GAMES),
+                suits=_choice_field(request, "suits", SUIT_COUNTS),
+                rule=_choice_field(request, "rule", RULES),
                 number=number,
-                scoring=request.get("scoring", "standard"),
+                scoring=_choice_field(request, "scoring", SCORINGS),
                 undo_limit=_undo_limit_field(request, DEFAULT_UNDO_LIMIT),
                 winnable=winnable,
                 avoid=avoid,
@@ -265,11 +388,9 @@ class Session:
 
     def _op_open(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         undo_limit = _undo_limit_field(request, DEFAULT_UNDO_LIMIT)
-        scoring = request.get("scoring", "standard")
+        scoring = _choice_field(request, "scoring", SCORINGS)
         if "code" in request:
-            code = request["code"]
-            if not isinstance(code, str):
-                raise ProtocolError("invalid-code", "a game code is text")
+            code = _text_field(request, "code", "invalid-code")
             try:
                 options, number = parse_code(code, scoring)
             except InvalidCode as error:
@@ -286,7 +407,8 @@ class Session:
             )
         elif "position" in request:
             try:
-                self.game = Game.from_text(str(request["position"]), undo_limit=undo_limit)
+                position = _text_field(request, "position", "invalid-position")
+                self.game = Game.from_text(position, undo_limit=undo_limit)
             except ValueError as error:
                 raise ProtocolError("invalid-position", str(error)) from None
         else:
@@ -294,9 +416,7 @@ class Session:
         return [{"type": "new"}]
 
     def _op_load(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        saved = request.get("saved")
-        if not isinstance(saved, str):
-            raise ProtocolError("invalid-saved", "field 'saved' must be the saved game text")
+        saved = _text_field(request, "saved", "invalid-saved")
         limit: int | str | None = "saved"
         if "undo_limit" in request:
             limit = _undo_limit_field(request, DEFAULT_UNDO_LIMIT)

@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import IllegalMove
+from .limits import MAX_SAVED_CHARS, check_undo_limit, excerpt, load_json
 from .moves import action_from_text, action_text
 
 if TYPE_CHECKING:
@@ -49,26 +50,31 @@ def game_from_json(text: str | bytes, undo_limit: int | str | None = "saved") ->
     """Rebuild a game from :func:`game_to_json` output; ``ValueError`` names the bad field."""
     from .game import Game
 
-    try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as error:
-        raise ValueError(f"saved game: not JSON ({error})") from None
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"saved game: not UTF-8 text ({error.reason})") from None
+    document = load_json(text, "saved game", MAX_SAVED_CHARS)
     if not isinstance(document, dict):
         raise ValueError("saved game: expected a JSON object")
     if document.get("format") != FORMAT:
         raise ValueError(f"saved game: field 'format' must be {FORMAT!r}")
-    if document.get("version") != VERSION:
+    version = document.get("version")
+    if type(version) is not int or version != VERSION:
         raise ValueError(
-            f"saved game: version {document.get('version')!r} is not supported (expected {VERSION})"
+            f"saved game: version {excerpt(version)} is not supported (expected {VERSION})"
         )
-    saved_limit = document.get("undo_limit")
-    if saved_limit is not None and (
-        isinstance(saved_limit, bool) or not isinstance(saved_limit, int) or saved_limit < 0
-    ):
-        raise ValueError("saved game: field 'undo_limit' must be an int >= 0 or null")
-    limit = saved_limit if undo_limit == "saved" else undo_limit
-    if isinstance(limit, str):
-        raise ValueError(f"undo_limit must be an int, None or 'saved', not {limit!r}")
+    try:
+        saved_limit = check_undo_limit(document.get("undo_limit"), "field 'undo_limit'")
+    except ValueError as error:
+        raise ValueError(f"saved game: {error}") from None
+    if undo_limit == "saved":
+        limit = saved_limit
+    elif isinstance(undo_limit, str):
+        raise ValueError(f"undo_limit must be an int, None or 'saved', not {excerpt(undo_limit)}")
+    else:
+        limit = check_undo_limit(undo_limit)
     start = _field(document, "start", str)
     try:
         game = Game.from_text(start, undo_limit=limit)
@@ -83,7 +89,7 @@ def game_from_json(text: str | bytes, undo_limit: int | str | None = "saved") ->
             game.push(action_from_text(token))
         except (IllegalMove, ValueError) as error:
             raise ValueError(
-                f"saved game: field 'played', action {index} ({token!r}): {error}"
+                f"saved game: field 'played', action {index} ({excerpt(token)}): {error}"
             ) from None
     redo = []
     for index, token in enumerate(document["redo"]):

@@ -1,7 +1,10 @@
-"""New games (by code, by dialog, by the S key) and a won game in the statistics."""
+"""New games (by code, by dialog, by the S key) and a won game in the statistics (only a game
+played from its deal's start counts)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +23,29 @@ from webapp import (
 )
 
 from spider import Game
+from spider.moves import Move, action_from_text
+from spider.protocol import Session
 
 pytestmark = pytest.mark.browser
+
+WINNABLE = Path(__file__).parents[1] / "golden" / "winnable.json"
+
+
+def nearly_won_deal() -> tuple[Game, Move, str]:
+    """A 1-suit spider deal of the winnable catalogue played to one move before the win: the
+    game, its last move, and the page's stored-game entry (``spider:game``) holding it."""
+    number, line = next(iter(json.loads(WINNABLE.read_text())["spider-1"]["deals"].items()))
+    game = Game.new("spider", suits=1, number=int(number))
+    *played, last = (action_from_text(token) for token in line.split())
+    for action in played:
+        game.push(action)
+    assert isinstance(last, Move)
+    saved = game.to_json()
+    state = Session().handle({"op": "load", "saved": saved})["state"]
+    assert state["from_deal_start"] is True
+    data = {"saved": saved, "state": state, "meta": {}}
+    entry = json.dumps({"app": "spider-solitaire", "v": 1, "data": data})
+    return game, last, entry
 
 
 def test_new_game_by_code_and_by_dialog(page: Page, screenshot: Any) -> None:
@@ -95,6 +119,7 @@ def test_s_key_cycles_suits_and_deals(page: Page) -> None:
 
 
 def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None:
+    # A position opened from text is celebrated, but it is not a deal's start: no statistics.
     game = Game.from_text(WIN_POSITION)
     open_app(page, position_url(WIN_POSITION))
     assert_shows(page, game)
@@ -105,14 +130,38 @@ def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None
     win = page.locator("#dlg-win")
     expect(win).to_be_visible()
     expect(win.locator('[data-stat="score"]')).to_have_text(f"{game.score:,}")
-    expect(win.locator('[data-stat="moves"]')).to_have_text(str(game.moves))
+    expect(win.locator("[data-win-record]")).to_be_hidden()
+    win.locator('button[value="close"]').click()
+    click_action(page, "stats")
+    stats = page.locator("#dlg-stats")
+    expect(page.locator("[data-stats-variant]")).to_have_value("spider/1/classic/standard")
+    expect(stats.locator('[data-stat="played"]')).to_have_text("0")
+    expect(stats.locator('[data-stat="won"]')).to_have_text("0")
+    page.keyboard.press("Escape")
+
+    # A deal played from its start (stored one move before the win) is counted and recorded.
+    game, last, entry = nearly_won_deal()
+    page.add_init_script(
+        "((entry) => { if (sessionStorage.getItem('stored')) return;"
+        " sessionStorage.setItem('stored', '1'); localStorage.setItem('spider:game', entry); })"
+        f"({json.dumps(entry)})"
+    )
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+    assert_shows(page, game)
+    drag(page, profile, last.src, -last.count, last.dst)
+    game.push(last)
+    assert game.is_won
+    assert_shows(page, game)
+    expect(win).to_be_visible()
+    expect(win.locator('[data-stat="score"]')).to_have_text(f"{game.score:,}")
+    expect(win.locator('[data-stat="moves"]')).to_have_text(f"{game.moves:,}")
     expect(win.locator("[data-win-record]")).to_be_visible()
     screenshot(page, "win")
     win.locator('button[value="close"]').click()
     expect(win).to_be_hidden()
 
     click_action(page, "stats")
-    stats = page.locator("#dlg-stats")
     expect(stats).to_be_visible()
     expect(page.locator("[data-stats-variant]")).to_have_value("spider/1/classic/standard")
     expect(stats.locator('[data-stat="played"]')).to_have_text("1")
@@ -120,7 +169,7 @@ def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None
     expect(stats.locator('[data-stat="rate"]')).to_have_text("100%")
     expect(stats.locator('[data-stat="streak"]')).to_have_text("1")
     expect(stats.locator('[data-stat="best-score"]')).to_have_text(f"{game.score:,}")
-    expect(stats.locator('[data-stat="fewest-moves"]')).to_have_text(str(game.moves))
+    expect(stats.locator('[data-stat="fewest-moves"]')).to_have_text(f"{game.moves:,}")
     screenshot(page, "stats")
 
     # Statistics survive a reload, and Reset clears this variant.

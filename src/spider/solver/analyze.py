@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..game import Game
+from ..shuffle import MAX_NUMBER
 from .search import solve
 
 __all__ = [
@@ -35,23 +36,34 @@ __all__ = [
 FIELDS = ("code", "number", "status", "reason", "moves", "positions", "elapsed", "solution")
 
 
-def parse_deals(text: str) -> list[int]:
-    """Deal numbers from ``'0-999'``, ``'5'`` or ``'1,4,10-12'``; ``ValueError`` if bad."""
+def parse_deals(text: str, limit: int = 1_000_000) -> list[int]:
+    """Deal numbers from ``'0-999'``, ``'5'`` or ``'1,4,10-12'``; ``ValueError`` if bad.
+
+    Numbers run from 0 to ``MAX_NUMBER``; more than ``limit`` of them is refused.
+    """
     numbers: list[int] = []
     for part in text.split(","):
         part = part.strip()
         if not part:
             continue
+        shown = part if len(part) <= 30 else part[:29] + "…"
         try:
+            if not part.isascii() or len(part) > 30:
+                raise ValueError
             if "-" in part:
                 low, high = (int(value) for value in part.split("-", 1))
-                if high < low:
-                    raise ValueError
-                numbers.extend(range(low, high + 1))
             else:
-                numbers.append(int(part))
+                low = high = int(part)
+            if not 0 <= low <= high <= MAX_NUMBER:
+                raise ValueError
         except ValueError:
-            raise ValueError(f"bad deal range {part!r} (expected N or N-M, e.g. 0-999)") from None
+            raise ValueError(
+                f"bad deal range {shown!r} (expected N or N-M with 0 <= N <= M <= {MAX_NUMBER}, "
+                "e.g. 0-999)"
+            ) from None
+        if len(numbers) + high - low + 1 > limit:
+            raise ValueError(f"too many deals: at most {limit:,} in one run")
+        numbers.extend(range(low, high + 1))
     if not numbers:
         raise ValueError("no deals given")
     return list(dict.fromkeys(numbers))

@@ -49,6 +49,7 @@ function validateGame(d) {
     state: d.state,
     meta: {
       elapsed: Number.isFinite(meta.elapsed) ? meta.elapsed : 0,
+      started: meta.started === true || meta.counted === true,
       counted: meta.counted === true,
       won: meta.won === true,
       assisted: meta.assisted === true,
@@ -58,9 +59,14 @@ function validateGame(d) {
 
 // ---- app state ----
 
-/** Per-game bookkeeping kept with the saved game; `assisted`: the solver played some of it. */
+/**
+ * Per-game bookkeeping kept with the saved game. `started`: an action was played (the timer
+ * runs, a win is celebrated); `counted`: the game is in the statistics, which only happens when
+ * the engine says it began at its deal's first layout (`state.from_deal_start`), so a position
+ * opened from text never sets a record; `assisted`: the solver played some of it.
+ */
 function freshMeta() {
-  return { elapsed: 0, counted: false, won: false, assisted: false };
+  return { elapsed: 0, started: false, counted: false, won: false, assisted: false };
 }
 
 let state = null; // the engine's latest view
@@ -323,19 +329,24 @@ function apply(reply, req, ctx) {
   paint({ fresh, animate: op !== "load" && !(fresh && ctx.boot) });
   markLatency(ctx);
 
-  if ((op === "move" || op === "auto" || op === "deal") && !meta.counted) {
-    meta.counted = true;
-    stats.recordStart(variantOf(state));
+  if ((op === "move" || op === "auto" || op === "deal") && !meta.started) {
+    meta.started = true;
+    if (state.from_deal_start === true) {
+      meta.counted = true;
+      stats.recordStart(variantOf(state));
+    }
   }
-  if (state.won && !meta.won && meta.counted) {
+  if (state.won && !meta.won && meta.started) {
     meta.won = true;
     timer.run(false);
     const time = timer.elapsed;
     const assisted = meta.assisted;
     // A game the solver played is not a win of the player's: it counts as played, not won.
-    const records = assisted ? {} : stats.recordWin(variantOf(state), { score: state.score, moves: state.moves, time });
-    if (assisted) stats.recordLoss(variantOf(state));
-    const best = stats.get(variantOf(state)).bestScore;
+    // A game that did not begin at its deal's start is in no statistics at all.
+    const records =
+      meta.counted && !assisted ? stats.recordWin(variantOf(state), { score: state.score, moves: state.moves, time }) : {};
+    if (meta.counted && assisted) stats.recordLoss(variantOf(state));
+    const best = meta.counted ? stats.get(variantOf(state)).bestScore : null;
     save();
     announce(i18n.t(assisted ? "win.assisted.title" : "win.title"));
     renderer.settled.then(() => {
@@ -345,7 +356,7 @@ function apply(reply, req, ctx) {
         .then((v) => v === "new" && openNewGame());
     });
   } else {
-    timer.run(meta.counted && !state.won);
+    timer.run(meta.started && !state.won);
     saveSoon();
     const said = describe(reply.events);
     if (said && !ctx.boot) announce(said);
