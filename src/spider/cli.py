@@ -125,7 +125,7 @@ def _command_new(args: argparse.Namespace) -> int:
     game = _new_game(args)
     print(game.code)
     print()
-    print(render_text(game, symbols=not args.ascii))
+    print(render_text(game.position(), symbols=not args.ascii))
     if args.text:
         print()
         print(game.to_text())
@@ -136,7 +136,7 @@ def _command_show(args: argparse.Namespace) -> int:
     game = load_game(args.source)
     for token in args.moves:
         game.push(action_from_text(token))
-    print(render_text(game, symbols=not args.ascii))
+    print(render_text(game.position(), symbols=not args.ascii))
     if args.legal:
         moves = " ".join(move.text() for move in game.legal_moves()) or "none"
         print(f"\nLegal moves: {moves}")

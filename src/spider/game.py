@@ -16,10 +16,13 @@ from typing import Final, NamedTuple, TypeAlias
 from .cards import SUITS, Card, card_text
 from .codes import format_code, parse_code
 from .errors import IllegalMove
-from .limits import check_undo_limit
-from .moves import DEAL, Action, Move
+from .limits import check_undo_limit, excerpt
+from .moves import DEAL, Action, Move, action_text
+from .notation import format_position, parse_position
 from .options import Options
 from .position import Position
+from .record import SavedGame, read_saved, write_saved
+from .render import render_text
 from .rules import (
     accepts,
     deal_blocked_forever,
@@ -228,33 +231,82 @@ class Game:
         )
 
     @classmethod
-    def from_text(cls, text: str, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> Game:
-        """Read a position written by :meth:`to_text`; ``ValueError`` says where it is wrong."""
-        from .notation import parse_position
-
-        return parse_position(text, undo_limit)
+    def from_position(cls, position: Position, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> Game:
+        """A game that starts at ``position`` (its cards are taken as given: read positions
+        from text with :meth:`from_text`, which checks them)."""
+        return cls(
+            position.options,
+            [list(cards) for cards in position.columns],
+            list(position.face_down),
+            list(position.stock),
+            list(position.removed),
+            position.score,
+            position.moves,
+            position.number,
+            undo_limit,
+        )
 
     @classmethod
-    def from_json(cls, text: str, undo_limit: int | str | None = "saved") -> Game:
-        """Restore a game written by :meth:`to_json`, history included.
+    def from_text(cls, text: str, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> Game:
+        """Read a position written by :meth:`to_text`; ``ValueError`` says where it is wrong."""
+        check_undo_limit(undo_limit)
+        return cls.from_position(parse_position(text), undo_limit)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, undo_limit: int | str | None = "saved") -> Game:
+        """Restore a game written by :meth:`to_json`, history included, replaying every action
+        through the rules; ``ValueError`` names the bad field.
 
         ``undo_limit`` overrides the saved depth when given.
         """
-        from .record import game_from_json
+        saved = read_saved(text)
+        if undo_limit == "saved":
+            limit = saved.undo_limit
+        elif isinstance(undo_limit, str):
+            raise ValueError(
+                f"undo_limit must be an int, None or 'saved', not {excerpt(undo_limit)}"
+            )
+        else:
+            limit = check_undo_limit(undo_limit)
+        try:
+            game = cls.from_text(saved.start, undo_limit=limit)
+        except ValueError as error:
+            raise ValueError(f"saved game: field 'start': {error}") from None
+        game._replay_saved(saved)
+        return game
 
-        return game_from_json(text, undo_limit)
+    def _replay_saved(self, saved: SavedGame) -> None:
+        for index, action in enumerate(saved.played):
+            try:
+                self.push(action)
+            except ValueError as error:
+                raise ValueError(
+                    f"saved game: field 'played', action {index} ({action_text(action)}): {error}"
+                ) from None
+        try:
+            self.set_redo(saved.redo)
+        except ValueError as error:
+            raise ValueError(f"saved game: field 'redo', {error}") from None
+        if saved.position is not None and saved.position != self.to_text():
+            raise ValueError("saved game: field 'position' does not match the replayed game")
+        if saved.code is not None and saved.code != self.code:
+            raise ValueError("saved game: field 'code' does not match the starting position")
 
     def to_text(self) -> str:
         """The position in text notation (see ``docs/notation.md``)."""
-        from .notation import format_position
-
-        return format_position(self)
+        return format_position(self.position())
 
     def to_json(self) -> str:
         """The whole game as JSON: options, starting position, actions played, redo list."""
-        from .record import game_to_json
-
-        return game_to_json(self)
+        saved = SavedGame(
+            start=self.start_position().to_text(),
+            played=list(self._played),
+            redo=list(self._redo),
+            undo_limit=self._undo_limit,
+            position=self.to_text(),
+            code=self.code,
+        )
+        return write_saved(saved)
 
     def copy(self, history: bool = True) -> Game:
         """An independent copy; with ``history=False`` the copy starts with empty history."""
@@ -489,9 +541,7 @@ class Game:
         return f"Game.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
-        from .render import render_text
-
-        return render_text(self)
+        return render_text(self.position())
 
     # ----------------------------------------------------------------- rules
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .cards import RANK_NAMES, SUITS, card_text, parse_card_int
 from .errors import InvalidPosition, PositionErrorCode
-from .limits import MAX_POSITION_CHARS, check_undo_limit, excerpt
+from .limits import MAX_POSITION_CHARS, excerpt
 from .options import Options
+from .position import Position
 from .position_checks import check_counters, check_deal
 from .shuffle import MAX_NUMBER
 
@@ -35,19 +36,15 @@ __all__ = ["format_position", "parse_position"]
 _TOKEN_RE: Final = re.compile(r"\S+")
 _COUNTER_RE: Final = re.compile(r"^(score|moves|removed)=(.*)$")
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-def format_position(game: Game) -> str:
-    """The position of ``game`` in text notation."""
-    options = game.options
+def format_position(position: Position) -> str:
+    """The position in text notation."""
+    options = position.options
     header = f"{options.game} {options.suits} {options.rule} {options.scoring}"
-    if game.number is not None:
-        header += f" #{game.number}"
-    removed = "".join(game.completed) or "-"
-    sections = [header, f"score={game.score} moves={game.moves} removed={removed}"]
-    position = game.position()
+    if position.number is not None:
+        header += f" #{position.number}"
+    removed = "".join(SUITS[suit] for suit in position.removed) or "-"
+    sections = [header, f"score={position.score} moves={position.moves} removed={removed}"]
     for column, face_down in zip(position.columns, position.face_down, strict=True):
         sections.append(_format_column(column, face_down))
     stock = " ".join(card_text(card).lower() for card in position.stock)
@@ -88,10 +85,8 @@ class _Reader:
         return InvalidPosition(f"position text, {where}: {message}", code)
 
 
-def parse_position(text: str, undo_limit: int | None) -> Game:
-    """Read position text into a :class:`~spider.game.Game`; ``ValueError`` says where it is bad."""
-    from .game import Game
-
+def parse_position(text: str) -> Position:
+    """Read position text; :class:`InvalidPosition` (a ``ValueError``) says where it is bad."""
     if not isinstance(text, str):
         raise InvalidPosition(f"position text must be a str, not {type(text).__name__}", "not-text")
     if len(text) > MAX_POSITION_CHARS:
@@ -107,7 +102,6 @@ def parse_position(text: str, undo_limit: int | None) -> Game:
             "names are written in ASCII letters and digits)",
             "not-ascii",
         )
-    check_undo_limit(undo_limit)
     reader = _Reader(text.strip())
     options, number = _parse_header(reader)
     expected = 2 + options.column_count + 1
@@ -141,7 +135,16 @@ def parse_position(text: str, undo_limit: int | None) -> Game:
     check_counters(options, columns, face_down, len(stock), removed, score, moves)
     if number is not None:
         check_deal(options, number, columns, face_down, stock, removed, score, moves)
-    return Game(options, columns, face_down, stock, removed, score, moves, number, undo_limit)
+    return Position(
+        options,
+        number,
+        tuple(map(tuple, columns)),
+        tuple(face_down),
+        tuple(stock),
+        tuple(removed),
+        score,
+        moves,
+    )
 
 
 def _parse_header(reader: _Reader) -> tuple[Options, int | None]:

@@ -78,7 +78,7 @@ class _Session:
         self.hint_index = 0
 
     def show(self) -> None:
-        self.write(render_text(self.game, self.symbols))
+        self.write(render_text(self.game.position(), self.symbols))
 
     def command(self, line: str) -> bool:
         """Carry out one command line; False when the player quits."""

@@ -7,32 +7,46 @@ position: it either loads exactly or raises ``ValueError`` naming the bad field.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Final
+from dataclasses import dataclass
+from typing import Any, Final
 
-from .errors import IllegalMove
 from .limits import MAX_SAVED_CHARS, check_undo_limit, excerpt, load_json
-from .moves import action_from_text, action_text
+from .moves import Action, action_from_text, action_text
 
-if TYPE_CHECKING:
-    from .game import Game
-
-__all__ = ["FORMAT", "VERSION", "game_from_json", "game_to_json"]
+__all__ = ["FORMAT", "VERSION", "SavedGame", "read_saved", "write_saved"]
 
 FORMAT: Final = "spider-solitaire/game"
 VERSION: Final = 1
 
 
-def game_to_json(game: Game) -> str:
-    """The game as a JSON document (see the module docstring)."""
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A saved game as the file holds it, read and checked field by field but not yet replayed
+    (:meth:`spider.game.Game.from_json` replays it through the rules).
+
+    ``start`` and ``position`` are position texts; ``redo`` lists the undone actions, the next
+    one to redo last.  ``position`` and ``code`` are optional cross-checks (None when absent).
+    """
+
+    start: str
+    played: list[Action]
+    redo: list[Action]
+    undo_limit: int | None
+    position: str | None = None
+    code: str | None = None
+
+
+def write_saved(saved: SavedGame) -> str:
+    """The saved game as a JSON document (see the module docstring)."""
     document = {
         "format": FORMAT,
         "version": VERSION,
-        "code": game.code,
-        "undo_limit": game.undo_limit,
-        "start": game.start_position().to_text(),
-        "played": [action_text(action) for action in game.played],
-        "redo": [action_text(action) for action in game.redo_actions],
-        "position": game.to_text(),
+        "code": saved.code,
+        "undo_limit": saved.undo_limit,
+        "start": saved.start,
+        "played": [action_text(action) for action in saved.played],
+        "redo": [action_text(action) for action in saved.redo],
+        "position": saved.position,
     }
     return json.dumps(document, separators=(",", ":"))
 
@@ -46,10 +60,8 @@ def _field(document: dict[str, Any], name: str, kind: type | tuple[type, ...]) -
     return value
 
 
-def game_from_json(text: str | bytes, undo_limit: int | str | None = "saved") -> Game:
-    """Rebuild a game from :func:`game_to_json` output; ``ValueError`` names the bad field."""
-    from .game import Game
-
+def _document(text: str | bytes) -> dict[str, Any]:
+    """The JSON object of a saved game, its format and version checked."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -65,50 +77,43 @@ def game_from_json(text: str | bytes, undo_limit: int | str | None = "saved") ->
         raise ValueError(
             f"saved game: version {excerpt(version)} is not supported (expected {VERSION})"
         )
+    return document
+
+
+def _actions(document: dict[str, Any], name: str) -> list[Action]:
+    tokens = _field(document, name, list)
+    if not all(isinstance(token, str) for token in tokens):
+        raise ValueError(f"saved game: field {name!r} must be a list of strings")
+    actions = []
+    for index, token in enumerate(tokens):
+        try:
+            actions.append(action_from_text(token))
+        except ValueError as error:
+            raise ValueError(
+                f"saved game: field {name!r}, action {index} ({excerpt(token)}): {error}"
+            ) from None
+    return actions
+
+
+def _optional_text(document: dict[str, Any], name: str) -> str | None:
+    value = document.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"saved game: field {name!r} must be text or null")
+    return value
+
+
+def read_saved(text: str | bytes) -> SavedGame:
+    """Read a saved game document; ``ValueError`` names the bad field."""
+    document = _document(text)
     try:
-        saved_limit = check_undo_limit(document.get("undo_limit"), "field 'undo_limit'")
+        undo_limit = check_undo_limit(document.get("undo_limit"), "field 'undo_limit'")
     except ValueError as error:
         raise ValueError(f"saved game: {error}") from None
-    if undo_limit == "saved":
-        limit = saved_limit
-    elif isinstance(undo_limit, str):
-        raise ValueError(f"undo_limit must be an int, None or 'saved', not {excerpt(undo_limit)}")
-    else:
-        limit = check_undo_limit(undo_limit)
-    start = _field(document, "start", str)
-    try:
-        game = Game.from_text(start, undo_limit=limit)
-    except ValueError as error:
-        raise ValueError(f"saved game: field 'start': {error}") from None
-    for name in ("played", "redo"):
-        actions = _field(document, name, list)
-        if not all(isinstance(token, str) for token in actions):
-            raise ValueError(f"saved game: field {name!r} must be a list of strings")
-    for index, token in enumerate(document["played"]):
-        try:
-            game.push(action_from_text(token))
-        except (IllegalMove, ValueError) as error:
-            raise ValueError(
-                f"saved game: field 'played', action {index} ({excerpt(token)}): {error}"
-            ) from None
-    redo = []
-    for index, token in enumerate(document["redo"]):
-        try:
-            redo.append(action_from_text(token))
-        except ValueError as error:
-            raise ValueError(f"saved game: field 'redo', action {index}: {error}") from None
-    # Check the redo list replays from here, then restore it.
-    probe = game.copy(history=False)
-    for index, action in enumerate(reversed(redo)):
-        try:
-            probe.push(action)
-        except (IllegalMove, ValueError) as error:
-            raise ValueError(f"saved game: field 'redo', action {index}: {error}") from None
-    game.set_redo(redo)
-    position = document.get("position")
-    if position is not None and position != game.to_text():
-        raise ValueError("saved game: field 'position' does not match the replayed game")
-    code = document.get("code")
-    if code is not None and code != game.code:
-        raise ValueError("saved game: field 'code' does not match the starting position")
-    return game
+    return SavedGame(
+        start=_field(document, "start", str),
+        played=_actions(document, "played"),
+        redo=_actions(document, "redo"),
+        undo_limit=undo_limit,
+        position=_optional_text(document, "position"),
+        code=_optional_text(document, "code"),
+    )

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .cards import RANK_NAMES, SUIT_SYMBOLS, SUITS
-
-if TYPE_CHECKING:
-    from .game import Game
+from .codes import format_code
+from .position import Position
 
 __all__ = ["render_text"]
 
@@ -20,20 +17,21 @@ def _card_picture(card: int, symbols: bool) -> str:
     return RANK_NAMES[card & 15] + (SUIT_SYMBOLS[suit] if symbols else suit)
 
 
-def render_text(game: Game, symbols: bool = True) -> str:
+def render_text(position: Position, symbols: bool = True) -> str:
     """The position as lines of text, columns side by side, top of each column at the bottom."""
-    options = game.options
-    title = game.code or "position"
-    removed = " ".join(SUIT_SYMBOLS[s] if symbols else s for s in game.completed) or "none"
+    options = position.options
+    title = "position" if position.number is None else format_code(options, position.number)
+    suits = [SUITS[suit] for suit in position.removed]
+    removed = " ".join(SUIT_SYMBOLS[s] if symbols else s for s in suits) or "none"
     lines = [
         f"{title}  {options.game}, {options.suits} suit{'s' if options.suits > 1 else ''}, "
         f"{options.rule} rule, {options.scoring} scoring",
-        f"Score {game.score}   Moves {game.moves}   Deals left {game.deals_left}   "
+        f"Score {position.score}   Moves {position.moves}   "
+        f"Deals left {options.deals_left(len(position.stock))}   "
         f"Runs removed: {removed}",
         "",
         "".join(f"{letter:^{_WIDTH}}" for letter in "abcdefghij"[: options.column_count]).rstrip(),
     ]
-    position = game.position()
     height = max(map(len, position.columns), default=0)
     for row in range(height):
         cells = []
@@ -45,7 +43,7 @@ def render_text(game: Game, symbols: bool = True) -> str:
             else:
                 cells.append(f"{_card_picture(column[row], symbols):^{_WIDTH}}")
         lines.append("".join(cells).rstrip())
-    if game.is_won:
+    if len(position.removed) == options.runs_to_win:
         lines.append("")
         lines.append("Won!")
     return "\n".join(lines)
