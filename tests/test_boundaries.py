@@ -15,6 +15,7 @@ from spider.cli import main
 from spider.errors import POSITION_ERRORS, InvalidPosition
 from spider.limits import MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, MAX_UNDO_LIMIT
 from spider.protocol import ERROR_CODES, Session
+from spider.protocol_fields import Answer
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 HUGE = 2**63
@@ -147,7 +148,7 @@ def test_a_fault_inside_an_operation_is_a_reply_and_the_game_is_put_back() -> No
     session = playing()
     before = snapshot(session)
 
-    def faulty(request: dict[str, Any]) -> list[dict[str, Any]]:
+    def faulty(request: dict[str, Any]) -> Answer:
         assert session.game is not None
         session.game.deal()  # changes the game, then fails
         raise RuntimeError("x" * 10_000)

@@ -168,3 +168,16 @@ def test_export_gives_position_texts_only_on_request() -> None:
     assert reply["export"]["position"] == game.to_text()
     assert reply["export"]["start"] == Game.from_code("SP1-S2C-AAAAAAD").to_text()
     assert "export" not in session.handle({"op": "state"})
+
+
+def test_the_state_carries_the_rule_facts_the_page_needs() -> None:
+    session = Session()
+    spider = session.handle({"op": "new", "game": "spider", "suits": 2, "number": 3})["state"]
+    assert (spider["runs_to_win"], len(spider["columns"]), spider["deal_possible"]) == (8, 10, True)
+    spiderette = session.handle({"op": "open", "code": "SD1-S4-AAAAABD"})["state"]
+    assert (spiderette["runs_to_win"], len(spiderette["columns"])) == (4, 7)
+    # Dealt out: no deal is possible, now or later.
+    session.handle({"op": "new", "game": "spider", "suits": 1, "number": 3})
+    for _ in range(5):
+        state = session.handle({"op": "deal"})["state"]
+    assert (state["deals_left"], state["deal_possible"]) == (0, False)

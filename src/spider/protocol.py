@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Literal, cast, get_args
+from typing import Any, Final, cast
 
 from .autoplace import best_destination
 from .cards import card_text
@@ -24,56 +24,35 @@ from .game import DEFAULT_UNDO_LIMIT, Effects, Game
 from .limits import (
     MAX_MESSAGE_CHARS,
     MAX_REQUEST_CHARS,
-    check_undo_limit,
     excerpt,
     load_json,
 )
 from .moves import DEAL, Action, Move
 from .options import GAMES, RULES, SCORINGS, SUIT_COUNTS
+from .protocol_fields import (
+    ERROR_CODES,
+    Answer,
+    ErrorCode,
+    Handler,
+    ProtocolError,
+    bool_field,
+    choice_field,
+    int_field,
+    int_list_field,
+    is_int,
+    text_field,
+    undo_limit_field,
+)
 from .shuffle import MAX_NUMBER
+from .solver.protocol_ops import solver_operations
 
 __all__ = ["ERROR_CODES", "PROTOCOL_VERSION", "ErrorCode", "ProtocolError", "Session", "game_view"]
 
 PROTOCOL_VERSION: Final = 1
 
-Reply = dict[str, Any]
-
-ErrorCode = Literal[
-    "no-such-column",
-    "same-column",
-    "bad-count",
-    "not-movable",
-    "no-target",
-    "stock-empty",
-    "empty-column",
-    "no-destination",
-    "nothing-to-undo",
-    "nothing-to-redo",
-    "invalid-code",
-    "invalid-position",
-    "invalid-saved",
-    "bad-request",
-    "no-game",
-    "internal-error",
-]
-"""Every error code a reply can carry (``docs/protocol.md`` says when each is given)."""
-
-ERROR_CODES: Final[frozenset[str]] = frozenset(get_args(ErrorCode))
-
-_INT_RANGE: Final = 2**31
-"""Integer fields outside ±this are refused as ``bad-request`` before the engine sees them."""
-
 _MAX_ID_CHARS: Final = 100
 
-
-class ProtocolError(Exception):
-    """A request that cannot be answered; ``code`` is the stable error code."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        if code not in ERROR_CODES:
-            raise AssertionError(f"unknown protocol error code {code!r}")
-        super().__init__(message)
-        self.code: ErrorCode = code
+Reply = dict[str, Any]
 
 
 def _short(message: str) -> str:
@@ -122,6 +101,8 @@ def game_view(game: Game) -> dict[str, Any]:
         "can_deal": error is None,
         "deal_error": None if error is None else error.code,
         "blocked_deal": game.deal_blocked_forever(),
+        "deal_possible": game.deals_left > 0 and not game.deal_blocked_forever(),
+        "runs_to_win": game.options.runs_to_win,
         "completed": list(game.completed),
         "score": game.score,
         "moves": game.moves,
@@ -165,62 +146,6 @@ def _effect_events(game: Game, action: Action, stock_before: int) -> list[dict[s
     return events
 
 
-def _is_int(value: object, low: int = -_INT_RANGE, high: int = _INT_RANGE) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
-
-
-def _int_field(request: dict[str, Any], name: str, default: int | None = None) -> int:
-    value = request.get(name, default)
-    if not isinstance(value, int) or not _is_int(value):
-        raise ProtocolError(
-            "bad-request", f"field {name!r} must be an integer, not {excerpt(value)}"
-        )
-    return value
-
-
-def _int_list_field(request: dict[str, Any], name: str) -> list[int]:
-    values = request.get(name, [])
-    if not isinstance(values, list) or not all(_is_int(value, 0, MAX_NUMBER) for value in values):
-        raise ProtocolError(
-            "bad-request", f"field {name!r} must be a list of deal numbers (0 to {MAX_NUMBER})"
-        )
-    return values
-
-
-def _choice_field(request: dict[str, Any], name: str, choices: tuple[Any, ...]) -> Any:
-    """A field that must be one of ``choices`` exactly (the first is the default)."""
-    value = request.get(name, choices[0])
-    if not any(type(value) is type(choice) and value == choice for choice in choices):
-        allowed = ", ".join(repr(choice) for choice in choices)
-        raise ProtocolError(
-            "bad-request", f"field {name!r} must be one of {allowed}, not {excerpt(value)}"
-        )
-    return value
-
-
-def _text_field(request: dict[str, Any], name: str, code: ErrorCode) -> str:
-    value = request.get(name)
-    if not isinstance(value, str):
-        raise ProtocolError(code, f"field {name!r} must be text, not {excerpt(value)}")
-    return value
-
-
-def _bool_field(request: dict[str, Any], name: str) -> bool:
-    value = request.get(name, False)
-    if not isinstance(value, bool):
-        raise ProtocolError("bad-request", f"field {name!r} must be true or false")
-    return value
-
-
-def _undo_limit_field(request: dict[str, Any], default: int | None) -> int | None:
-    if "undo_limit" not in request:
-        return default
-    try:
-        return check_undo_limit(request["undo_limit"], "field 'undo_limit'")
-    except ValueError as error:
-        raise ProtocolError("bad-request", str(error)) from None
-
-
 class Session:
     """One player's game, driven by JSON requests.
 
@@ -232,11 +157,10 @@ class Session:
 
     def __init__(self) -> None:
         self.game: Game | None = None
-        self._extra: dict[str, Any] = {}
         # Called by long operations (op 'solve') with a progress dict; the Web Worker sets it
         # to a function that posts the progress to the page.
         self.progress: Callable[[dict[str, Any]], None] | None = None
-        self._ops: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {
+        self._ops: dict[str, Handler] = {
             "new": self._op_new,
             "open": self._op_open,
             "load": self._op_load,
@@ -250,14 +174,11 @@ class Session:
             "state": self._op_state,
             "export": self._op_export,
         }
-        # --- solver operations (issue 4): 'hint' and 'status', from spider.solver ---
-        from .solver.protocol_ops import install as install_solver_ops
+        # Hints, the no-moves check and the solver: from spider.solver.
+        self._ops.update(solver_operations(self))
 
-        install_solver_ops(self)
-        # --- end of solver operations ---
-
-    def register(self, op: str, handler: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> None:
-        """Add an operation (used by optional parts such as hints)."""
+    def register(self, op: str, handler: Handler) -> None:
+        """Add an operation: ``handler`` takes the request and returns an :class:`Answer`."""
         self._ops[op] = handler
 
     # ----------------------------------------------------------------- entry points
@@ -288,7 +209,7 @@ class Session:
         request_id = request.get("id")
         if not (
             request_id is None
-            or _is_int(request_id, -(2**53), 2**53)
+            or is_int(request_id, -(2**53), 2**53)
             or (isinstance(request_id, str) and len(request_id) <= _MAX_ID_CHARS)
         ):
             return self._error_reply(
@@ -307,35 +228,25 @@ class Session:
             return self._answer(request_id, op, handler, request)
         except (ProtocolError, IllegalMove) as error:
             # Operations check everything before they change anything: the game is as it was.
-            self._extra = {}
             self.game = before
             # IllegalMove.CODES are all protocol codes (a test checks it).
             code = error.code if isinstance(error, ProtocolError) else cast(ErrorCode, error.code)
             return self._error_reply(request_id, code, str(error))
         except Exception as error:  # the last guard: a reply, never a traceback
-            self._extra = {}
             self.game = backup
             return self._error_reply(
                 request_id, "internal-error", f"{type(error).__name__}: {excerpt(str(error), 120)}"
             )
 
-    def _answer(
-        self,
-        request_id: Any,
-        op: str,
-        handler: Callable[[dict[str, Any]], list[dict[str, Any]]],
-        request: dict[str, Any],
-    ) -> Reply:
-        events = handler(request)
+    def _answer(self, request_id: Any, op: str, handler: Handler, request: dict[str, Any]) -> Reply:
+        answer = handler(request)
         game = self.require_game()
         reply: Reply = {"id": request_id, "ok": True, "version": PROTOCOL_VERSION}
         reply["state"] = game_view(game)
-        reply["events"] = events
+        reply["events"] = answer.events
         if op != "state":
             reply["saved"] = game.to_json()
-        if self._extra:
-            reply.update(self._extra)
-            self._extra = {}
+        reply.update(answer.fields)
         return reply
 
     def _error_reply(self, request_id: Any, code: ErrorCode, message: str) -> Reply:
@@ -354,43 +265,39 @@ class Session:
             raise ProtocolError("no-game", "start a game first (op 'new', 'open' or 'load')")
         return self.game
 
-    def set_extra(self, values: dict[str, Any]) -> None:
-        """Attach fields to the reply being built (for registered operations such as hints)."""
-        self._extra = dict(values)
-
     # ----------------------------------------------------------------- operations
 
-    def _op_new(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_new(self, request: dict[str, Any]) -> Answer:
         number = request.get("number")
-        if number is not None and not _is_int(number, 0, MAX_NUMBER):
+        if number is not None and not is_int(number, 0, MAX_NUMBER):
             raise ProtocolError(
                 "bad-request",
                 f"field 'number' must be a deal number from 0 to {MAX_NUMBER} or null, "
                 f"not {excerpt(number)}",
             )
-        winnable = _bool_field(request, "winnable")
-        avoid = frozenset(_int_list_field(request, "avoid")) if winnable else frozenset()
+        winnable = bool_field(request, "winnable")
+        avoid = frozenset(int_list_field(request, "avoid")) if winnable else frozenset()
         try:
             game = Game.new(
-                _choice_field(request, "game", GAMES),
-                suits=_choice_field(request, "suits", SUIT_COUNTS),
-                rule=_choice_field(request, "rule", RULES),
+                choice_field(request, "game", GAMES),
+                suits=choice_field(request, "suits", SUIT_COUNTS),
+                rule=choice_field(request, "rule", RULES),
                 number=number,
-                scoring=_choice_field(request, "scoring", SCORINGS),
-                undo_limit=_undo_limit_field(request, DEFAULT_UNDO_LIMIT),
+                scoring=choice_field(request, "scoring", SCORINGS),
+                undo_limit=undo_limit_field(request, DEFAULT_UNDO_LIMIT),
                 winnable=winnable,
                 avoid=avoid,
             )
         except (ValueError, LookupError) as error:
             raise ProtocolError("bad-request", str(error)) from None
         self.game = game
-        return [{"type": "new"}]
+        return Answer([{"type": "new"}])
 
-    def _op_open(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        undo_limit = _undo_limit_field(request, DEFAULT_UNDO_LIMIT)
-        scoring = _choice_field(request, "scoring", SCORINGS)
+    def _op_open(self, request: dict[str, Any]) -> Answer:
+        undo_limit = undo_limit_field(request, DEFAULT_UNDO_LIMIT)
+        scoring = choice_field(request, "scoring", SCORINGS)
         if "code" in request:
-            code = _text_field(request, "code", "invalid-code")
+            code = text_field(request, "code", "invalid-code")
             try:
                 options, number = parse_code(code, scoring)
             except InvalidCode as error:
@@ -407,83 +314,80 @@ class Session:
             )
         elif "position" in request:
             try:
-                position = _text_field(request, "position", "invalid-position")
+                position = text_field(request, "position", "invalid-position")
                 self.game = Game.from_text(position, undo_limit=undo_limit)
             except ValueError as error:
                 raise ProtocolError("invalid-position", str(error)) from None
         else:
             raise ProtocolError("bad-request", "op 'open' needs a 'code' or a 'position'")
-        return [{"type": "new"}]
+        return Answer([{"type": "new"}])
 
-    def _op_load(self, request: dict[str, Any]) -> list[dict[str, Any]]:
-        saved = _text_field(request, "saved", "invalid-saved")
+    def _op_load(self, request: dict[str, Any]) -> Answer:
+        saved = text_field(request, "saved", "invalid-saved")
         limit: int | str | None = "saved"
         if "undo_limit" in request:
-            limit = _undo_limit_field(request, DEFAULT_UNDO_LIMIT)
+            limit = undo_limit_field(request, DEFAULT_UNDO_LIMIT)
         try:
             self.game = Game.from_json(saved, undo_limit=limit)
         except ValueError as error:
             raise ProtocolError("invalid-saved", str(error)) from None
-        return [{"type": "new"}]
+        return Answer([{"type": "new"}])
 
-    def _play(self, game: Game, action: Action) -> list[dict[str, Any]]:
+    def _play(self, game: Game, action: Action) -> Answer:
         stock_before = len(game.position().stock)
         game.push(action)
-        return _effect_events(game, action, stock_before)
+        return Answer(_effect_events(game, action, stock_before))
 
-    def _op_move(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_move(self, request: dict[str, Any]) -> Answer:
         game = self.require_game()
         move = Move(
-            _int_field(request, "src"), _int_field(request, "dst"), _int_field(request, "count", 1)
+            int_field(request, "src"), int_field(request, "dst"), int_field(request, "count", 1)
         )
         return self._play(game, move)
 
-    def _op_auto(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_auto(self, request: dict[str, Any]) -> Answer:
         game = self.require_game()
-        move = best_destination(game, _int_field(request, "src"), _int_field(request, "count", 1))
+        move = best_destination(game, int_field(request, "src"), int_field(request, "count", 1))
         if move is None:
             raise ProtocolError("no-destination", "no column takes this group")
         return self._play(game, move)
 
-    def _op_deal(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_deal(self, request: dict[str, Any]) -> Answer:
         return self._play(self.require_game(), DEAL)
 
-    def _op_undo(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_undo(self, request: dict[str, Any]) -> Answer:
         game = self.require_game()
         if not game.can_undo:
             raise ProtocolError("nothing-to-undo", "there is nothing to undo")
         action = game.undo()
-        event: dict[str, Any] = {"type": "undo", "action": _action_json(action)}
-        return [event]
+        return Answer([{"type": "undo", "action": _action_json(action)}])
 
-    def _op_redo(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_redo(self, request: dict[str, Any]) -> Answer:
         game = self.require_game()
         if not game.can_redo:
             raise ProtocolError("nothing-to-redo", "there is nothing to redo")
         stock_before = len(game.position().stock)
         action = game.redo()
-        return [{"type": "redo"}, *_effect_events(game, action, stock_before)]
+        return Answer([{"type": "redo"}, *_effect_events(game, action, stock_before)])
 
-    def _op_restart(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_restart(self, request: dict[str, Any]) -> Answer:
         self.require_game().restart()
-        return [{"type": "restart"}]
+        return Answer([{"type": "restart"}])
 
-    def _op_set(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_set(self, request: dict[str, Any]) -> Answer:
         game = self.require_game()
-        game.undo_limit = _undo_limit_field(request, game.undo_limit)
-        return []
+        game.undo_limit = undo_limit_field(request, game.undo_limit)
+        return Answer([])
 
-    def _op_state(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_state(self, request: dict[str, Any]) -> Answer:
         self.require_game()
-        return []
+        return Answer([])
 
-    def _op_export(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def _op_export(self, request: dict[str, Any]) -> Answer:
         """The position texts for sharing: kept out of the view because they reveal every card."""
         game = self.require_game()
-        self.set_extra(
-            {"export": {"position": game.to_text(), "start": game.start_position().to_text()}}
-        )
-        return []
+        export = {"position": game.to_text(), "start": game.start_position().to_text()}
+        return Answer([], {"export": export})
 
 
 def _action_json(action: Action) -> dict[str, Any]:

@@ -151,6 +151,13 @@ def test_protocol_hint_and_status() -> None:
     second = session.handle({"op": "hint", "index": 1})["hint"]
     assert second["rank"] == 1 and second["move"] != first
     assert session.handle({"op": "hint", "index": -1})["error"]["code"] == "bad-request"
+    # Asked again on the same table, the engine itself offers the next best; a move starts over.
+    fresh = Session()
+    fresh.handle({"op": "new", "game": "spider", "suits": 4, "number": 7})
+    ranks = [fresh.handle({"op": "hint"})["hint"]["rank"] for _ in range(2)]
+    assert ranks == [0, 1]
+    fresh.handle({"op": "move", **first})
+    assert fresh.handle({"op": "hint"})["hint"]["rank"] == 0
     status = session.handle({"op": "status"})
     assert status["no_moves"] is False and status["deal_possible"] is True
     # Playing the hint works through the normal move op.

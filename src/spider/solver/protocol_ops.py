@@ -1,10 +1,11 @@
 """Protocol operations of the solver package: ``hint``, ``status`` and ``solve``.
 
-:func:`install` registers them on a :class:`spider.protocol.Session` (``Session.__init__``
-calls it).  They answer with the usual state and add their own fields:
+:func:`solver_operations` gives them to a :class:`spider.protocol.Session`.  They answer with
+the usual state and add their own fields:
 
-- ``{"op": "hint", "index": k}`` adds ``hint`` (the k-th best move, see
-  :meth:`spider.solver.hint.Hint.to_json`) and ``no_moves``;
+- ``{"op": "hint"}`` adds ``hint`` (the best move, see :meth:`spider.solver.hint.Hint.to_json`)
+  and ``no_moves``; asked again on the same table it gives the next-best, and so on (the engine
+  keeps count); ``"index": k`` asks for the k-th best at once;
 - ``{"op": "status", "node_limit": n}`` adds ``no_moves``, ``no_moves_status`` (the check's
   status: ``no-moves``, ``deal``, ``useful``, ``won`` or ``unknown`` when it hit ``node_limit``)
   and ``deal_possible``;
@@ -16,18 +17,23 @@ calls it).  They answer with the usual state and add their own fields:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..moves import Move, action_from_text
+from ..protocol_fields import (
+    Answer,
+    GameHolder,
+    Handler,
+    ProtocolError,
+    int_field,
+    number_field,
+)
 from .hint import HintReport, hint_report, visited_positions
 from .nomoves import DEFAULT_NODE_LIMIT, check_no_moves
 from .search import SolveProgress, solve
 from .view import VisibleView
 
-if TYPE_CHECKING:
-    from ..protocol import Session
-
-__all__ = ["install", "solve_actions"]
+__all__ = ["solve_actions", "solver_operations"]
 
 SOLVE_TIME_LIMIT = 10.0
 """Default ``time_limit`` of the ``solve`` operation, in seconds."""
@@ -49,74 +55,82 @@ def solve_actions(solution: list[str]) -> list[dict[str, Any]]:
     return actions
 
 
-def _number(request: dict[str, Any], name: str, default: float, low: float, high: float) -> float:
-    from ..protocol import ProtocolError
+def solver_operations(session: GameHolder) -> dict[str, Handler]:
+    """The ``hint``, ``status`` and ``solve`` operations of ``session``."""
+    hints = _Hints(session)
+    return {
+        "hint": hints.answer,
+        "status": lambda request: _status(session, request),
+        "solve": lambda request: _solve(session, request),
+    }
 
-    value = request.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise ProtocolError("bad-request", f"field {name!r} must be a number from {low} to {high}")
-    return float(value)
 
+class _Hints:
+    """The ``hint`` operation.  Asked again on the same table (the same visible position and
+    history), it offers the next-best move without searching again: the rank is kept here, in
+    the engine, and a request may still name one with ``index``."""
 
-def install(session: Session) -> None:
-    """Register the ``hint`` and ``status`` operations on ``session``."""
-    from ..protocol import ProtocolError
+    def __init__(self, session: GameHolder) -> None:
+        self.session = session
+        self.key: object = None
+        self.report: HintReport | None = None
+        self.index = -1
 
-    # The last report and what it was computed from: pressing Hint again on the same table
-    # (for the next-best move) answers at once instead of searching again.
-    last_report: list[tuple[object, HintReport]] = []
-
-    def op_hint(request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = session.require_game()
-        index = request.get("index", 0)
-        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-            raise ProtocolError("bad-request", "field 'index' must be an integer >= 0")
+    def answer(self, request: dict[str, Any]) -> Answer:
+        game = self.session.require_game()
         view = VisibleView.from_game(game)
         visited = visited_positions(game)
         key = (view, visited)
-        if not last_report or last_report[0][0] != key:
-            last_report[:] = [(key, hint_report(view, visited=visited))]
-        chosen = last_report[0][1].pick(index)
-        session.set_extra({"hint": chosen.to_json(), "no_moves": chosen.no_more_moves})
-        return []
+        if self.report is None or self.key != key:
+            self.key, self.report, self.index = key, hint_report(view, visited=visited), -1
+        if "index" in request:
+            index = int_field(request, "index")
+            if index < 0:
+                raise ProtocolError("bad-request", "field 'index' must be an integer >= 0")
+        else:
+            index = self.index + 1
+        self.index = index
+        chosen = self.report.pick(index)
+        return Answer([], {"hint": chosen.to_json(), "no_moves": chosen.no_more_moves})
 
-    def op_status(request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = session.require_game()
-        limit = int(_number(request, "node_limit", DEFAULT_NODE_LIMIT, 1, 10**8))
-        view = VisibleView.from_game(game)
-        report = check_no_moves(view, limit)
-        session.set_extra(
-            {
-                "no_moves": report.no_more_moves,
-                "no_moves_status": report.status,
-                "deal_possible": view.deal_ever_possible,
-            }
-        )
-        return []
 
-    def op_solve(request: dict[str, Any]) -> list[dict[str, Any]]:
-        game = session.require_game()
-        time_limit = _number(request, "time_limit", SOLVE_TIME_LIMIT, 0.01, 3600)
-        memory_mb = _number(request, "memory_mb", SOLVE_MEMORY_MB, 1, 65536)
-        every = int(_number(request, "progress_every", 2000, 1, 10**9))
-        hook = session.progress
+def _status(session: GameHolder, request: dict[str, Any]) -> Answer:
+    game = session.require_game()
+    limit = int(number_field(request, "node_limit", DEFAULT_NODE_LIMIT, 1, 10**8))
+    view = VisibleView.from_game(game)
+    report = check_no_moves(view, limit)
+    fields = {
+        "no_moves": report.no_more_moves,
+        "no_moves_status": report.status,
+        "deal_possible": view.deal_ever_possible,
+    }
+    return Answer([], fields)
 
-        def report(p: SolveProgress) -> None:
-            if hook is not None:
-                hook({"expanded": p.expanded, "positions": p.positions, "elapsed": p.elapsed})
 
-        result = solve(
-            game,
-            time_limit=time_limit,
-            memory_limit_mb=memory_mb,
-            progress=report if hook is not None else None,
-            progress_every=every,
-        )
-        data = result.to_json()
-        data["actions"] = solve_actions(result.solution)
-        session.set_extra({"solve": data})
-        return []
+def _solve(session: GameHolder, request: dict[str, Any]) -> Answer:
+    game = session.require_game()
+    time_limit = number_field(request, "time_limit", SOLVE_TIME_LIMIT, 0.01, 3600)
+    memory_mb = number_field(request, "memory_mb", SOLVE_MEMORY_MB, 1, 65536)
+    every = int(number_field(request, "progress_every", 2000, 1, 10**9))
+    hook = session.progress
 
-    session.register("hint", op_hint)
-    session.register("status", op_status)
-    session.register("solve", op_solve)
+    def report(progress: SolveProgress) -> None:
+        if hook is not None:
+            hook(
+                {
+                    "expanded": progress.expanded,
+                    "positions": progress.positions,
+                    "elapsed": progress.elapsed,
+                }
+            )
+
+    result = solve(
+        game,
+        time_limit=time_limit,
+        memory_limit_mb=memory_mb,
+        progress=report if hook is not None else None,
+        progress_every=every,
+    )
+    data = result.to_json()
+    data["actions"] = solve_actions(result.solution)
+    return Answer([], {"solve": data})

@@ -384,7 +384,7 @@ function checkNoMoves(asked = false) {
   const seq = ++statusSeq;
   delete html.dataset.noMoves;
   if (!state || state.won || !saved || demo || !(asked || settings.get().noMoves)) return;
-  if (state.deals_left > 0 && !state.blocked_deal) return;
+  if (state.deal_possible) return;
   const here = saved;
   requestAnimationFrame(() =>
     setTimeout(async () => {
@@ -509,21 +509,19 @@ function clearHint() {
   hintMarks = null;
 }
 
-let hintRound = { key: null, index: 0 };
 let hintsPending = 0;
 
-/** H: highlights the engine's best move; pressed again on the same table, the next best. */
+/** H: highlights the engine's best move; pressed again on the same table, the engine gives the
+ * next best (it keeps the count). */
 async function hint() {
   if (!state) return;
-  const key = JSON.stringify([state.columns.map((c) => [c.down, c.up]), state.deals_left]);
-  hintRound = { key, index: hintRound.key === key ? hintRound.index + 1 : 0 };
   // A hint deep in a long endgame can take a moment: the button says it is thinking.
   const button = $("[data-action='hint']");
   hintsPending += 1;
   button.setAttribute("aria-busy", "true");
   let reply;
   try {
-    reply = await engine.request({ op: "hint", index: hintRound.index });
+    reply = await engine.request({ op: "hint" });
   } finally {
     hintsPending -= 1;
     if (hintsPending === 0) button.removeAttribute("aria-busy");

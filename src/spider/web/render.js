@@ -349,7 +349,7 @@ export class Renderer {
 
   #paintCompleted(state) {
     const el = this.completedEl;
-    const total = state.game === "spiderette" ? 4 : 8;
+    const total = state.runs_to_win;
     el.dataset.completed = String(state.completed.length);
     if (el.children.length !== total) {
       el.replaceChildren();
