@@ -9,10 +9,23 @@ __all__ = [
     "POSITION_ERRORS",
     "CodeErrorCode",
     "IllegalMove",
+    "IllegalMoveCode",
     "InvalidCode",
     "InvalidPosition",
     "PositionErrorCode",
 ]
+
+
+IllegalMoveCode = Literal[
+    "no-such-column",
+    "same-column",
+    "bad-count",
+    "not-movable",
+    "no-target",
+    "stock-empty",
+    "empty-column",
+]
+"""Why the rules refuse a move or deal (:attr:`IllegalMove.code`)."""
 
 
 class IllegalMove(ValueError):
@@ -23,23 +36,13 @@ class IllegalMove(ValueError):
     ``not-movable``, ``no-target``, ``stock-empty`` and ``empty-column``.
     """
 
-    CODES = frozenset(
-        {
-            "no-such-column",
-            "same-column",
-            "bad-count",
-            "not-movable",
-            "no-target",
-            "stock-empty",
-            "empty-column",
-        }
-    )
+    CODES: Final[frozenset[str]] = frozenset(get_args(IllegalMoveCode))
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: IllegalMoveCode, message: str) -> None:
         if code not in self.CODES:
             raise AssertionError(f"unknown IllegalMove code {code!r}")
         super().__init__(message)
-        self.code = code
+        self.code: IllegalMoveCode = code
 
 
 CodeErrorCode = Literal["not-text", "too-long", "not-ascii", "bad-shape", "bad-suits", "bad-rule"]

@@ -175,7 +175,7 @@ class Game:
         self._played: list[Action] = []
         self._last: HistoryEntry | None = None
         self._standard = options.scoring == "standard"
-        self._floor = options.game == "spider"
+        self._floor = options.score_floor is not None
         self._group: list[int] = [-1] * len(columns)
         self._start = self._snapshot()
 

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from .cards import SUITS
 
 __all__ = ["GAMES", "RULES", "SCORINGS", "SUIT_COUNTS", "Options"]
-
-GameName = Literal["spider", "spiderette"]
-RuleName = Literal["classic", "flexible"]
-ScoringName = Literal["standard", "reveal"]
 
 GAMES: Final = ("spider", "spiderette")
 SUIT_COUNTS: Final = (1, 2, 4)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from .autoplace import best_destination
 from .cards import card_text
@@ -229,9 +229,8 @@ class Session:
         except (ProtocolError, IllegalMove) as error:
             # Operations check everything before they change anything: the game is as it was.
             self.game = before
-            # IllegalMove.CODES are all protocol codes (a test checks it).
-            code = error.code if isinstance(error, ProtocolError) else cast(ErrorCode, error.code)
-            return self._error_reply(request_id, code, str(error))
+            # IllegalMove's codes are all protocol codes (the types say so; a test checks it).
+            return self._error_reply(request_id, error.code, str(error))
         except Exception as error:  # the last guard: a reply, never a traceback
             self.game = backup
             return self._error_reply(

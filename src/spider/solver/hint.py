@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Final
 
-from ..cards import SUITS
+from ..cards import SUIT_NAMES, SUITS
 from ..game import Game
 from ..moves import Move
 from ..options import Options
@@ -74,7 +74,6 @@ _DEEP_SEARCH_NODES: Final = 1000
 _ENDGAME_SEARCH_NODES: Final = 5000
 """The same when no deal is possible (an exhaustive search proves "no more moves")."""
 
-_SUIT_NAMES: Final = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 
 # Heuristic weights (visible facts only).
 _RUN: Final = 1000
@@ -585,7 +584,7 @@ each in every language).  None of them, nor their texts, suggests dealing."""
 
 
 def _suit_name(card: int) -> str:
-    return _SUIT_NAMES[SUITS[card >> 4]]
+    return SUIT_NAMES[SUITS[card >> 4]].capitalize()
 
 
 def _describe(view: VisibleView, option_line: tuple[Move, ...]) -> tuple[str, str]:
@@ -596,7 +595,7 @@ def _describe(view: VisibleView, option_line: tuple[Move, ...]) -> tuple[str, st
     target = columns[move.dst]
     applied = apply_visible(columns, down, move)
     if applied.run_suit >= 0:
-        return "completes-run", f"completes a {_SUIT_NAMES[SUITS[applied.run_suit]]} run"
+        return "completes-run", f"completes a {_suit_name(applied.run_suit << 4 | 1)} run"
     if applied.flipped:
         return "turns-card", "turns a card"
     if not applied.columns[move.src] and not applied.down[move.src]:
