@@ -176,6 +176,19 @@ def test_the_state_carries_the_rule_facts_the_page_needs() -> None:
     assert (spider["runs_to_win"], len(spider["columns"]), spider["deal_possible"]) == (8, 10, True)
     spiderette = session.handle({"op": "open", "code": "SD1-S4-AAAAABD"})["state"]
     assert (spiderette["runs_to_win"], len(spiderette["columns"])) == (4, 7)
+    # The games the page offers come from the engine: flexible Spider from 2 suits, Spiderette
+    # classic only.
+    names = [f"{v['game']} {v['suits']} {v['rule']}" for v in spider["variants"]]
+    assert names == [
+        "spider 1 classic",
+        "spider 2 classic",
+        "spider 2 flexible",
+        "spider 4 classic",
+        "spider 4 flexible",
+        "spiderette 1 classic",
+        "spiderette 2 classic",
+        "spiderette 4 classic",
+    ]
     # Dealt out: no deal is possible, now or later.
     session.handle({"op": "new", "game": "spider", "suits": 1, "number": 3})
     for _ in range(5):

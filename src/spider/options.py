@@ -99,6 +99,22 @@ class Options:
         """Lowest standard score (0 in spider), or None where there is no bound (spiderette)."""
         return 0 if self.game == "spider" else None
 
+    @classmethod
+    def variants(cls) -> list[Options]:
+        """Every game the player can choose (standard scoring), in menu order: Spider with 1
+        suit, 2 and 4 suits under each rule, then Spiderette with 1, 2 and 4 suits."""
+        found: list[Options] = []
+        for game in GAMES:
+            for suits in SUIT_COUNTS:
+                for rule in RULES:
+                    try:
+                        options = cls.make(game, suits, rule)
+                    except ValueError:
+                        continue  # a rule this game is not played with
+                    if options not in found:
+                        found.append(options)
+        return found
+
     def deals_left(self, stock_cards: int) -> int:
         """How many deals ``stock_cards`` cards make (the last deal may be short)."""
         return -(-stock_cards // self.column_count)

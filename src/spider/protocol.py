@@ -28,7 +28,7 @@ from .limits import (
     load_json,
 )
 from .moves import DEAL, Action, Move
-from .options import GAMES, RULES, SCORINGS, SUIT_COUNTS
+from .options import GAMES, RULES, SCORINGS, SUIT_COUNTS, Options
 from .protocol_fields import (
     ERROR_CODES,
     Answer,
@@ -68,6 +68,13 @@ def _from_deal_start(game: Game) -> bool:
     return game.number is not None and game.start_position().moves == 0
 
 
+_VARIANTS: Final = [
+    {"game": options.game, "suits": options.suits, "rule": options.rule}
+    for options in Options.variants()
+]
+"""The games the player can choose, for the page's menus and statistics."""
+
+
 def _card_names(cards: Sequence[int]) -> list[str]:
     return [card_text(card) for card in cards]
 
@@ -103,6 +110,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "blocked_deal": game.deal_blocked_forever(),
         "deal_possible": game.deals_left > 0 and not game.deal_blocked_forever(),
         "runs_to_win": game.options.runs_to_win,
+        "variants": _VARIANTS,
         "completed": list(game.completed),
         "score": game.score,
         "moves": game.moves,

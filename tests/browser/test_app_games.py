@@ -135,6 +135,8 @@ def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None
     click_action(page, "stats")
     stats = page.locator("#dlg-stats")
     expect(page.locator("[data-stats-variant]")).to_have_value("spider/1/classic/standard")
+    # The menu lists the engine's games (state.variants) under both scorings.
+    expect(page.locator("[data-stats-variant] option")).to_have_count(16)
     expect(stats.locator('[data-stat="played"]')).to_have_text("0")
     expect(stats.locator('[data-stat="won"]')).to_have_text("0")
     page.keyboard.press("Escape")

@@ -77,6 +77,18 @@ class ColumnInfo(NamedTuple):
     pieces: tuple[Piece, ...]
 
 
+class _Frame(NamedTuple):
+    """What the generator knows of one position while it lists its children."""
+
+    state: State
+    score: int
+    infos: list[ColumnInfo]
+    scores: list[int]
+    by_rank: list[list[int]]
+    by_card: dict[int, list[int]]
+    empty_all: list[int]
+
+
 class Solver(Heuristic):
     """Positions, move generation and the heuristic of one game, shared by both phases."""
 
@@ -195,25 +207,13 @@ class Solver(Heuristic):
             elif top != EMPTY:
                 by_card[top] = [index]
         out: list[Child] = []
+        frame = _Frame(state, score, infos, scores, by_rank, by_card, empty_all)
         if prune == SOUND:
-            self._sound_moves(state, score, infos, scores, by_rank, empty_all, out)
+            self._sound_moves(frame, out)
+        elif prune == LOOSE:
+            self._loose_moves(frame, out)
         else:
-            targets = _strict_targets if prune == STRICT else _loose_targets
-            wanted = {card for info in infos for card in info[2]} if prune == STRICT else None
-            empties = empty_all[:1]
-            for src, info in enumerate(infos):
-                moved_base = score - info[0]
-                for piece in info[5]:
-                    rank = piece[1] & 15
-                    if not by_rank[rank] and not empties:
-                        continue  # nowhere to go (the common case: skip the pruning rules)
-                    chosen = targets(piece, by_rank[rank], by_card, empties, infos, wanted)
-                    if chosen:
-                        self._add_moves(state, moved_base, src, piece, chosen, scores, out)
-                if not self.flexible and empty_all and info[3] > columns[src][0] + 1:
-                    self.supermoves(
-                        state, score, src, info, empty_all, by_rank, by_card, scores, out
-                    )
+            self._strict_moves(frame, out)
         if may_deal(stock, len(empty_all)):
             self._deal(state, score, scores, out)
         return out
@@ -235,17 +235,9 @@ class Solver(Heuristic):
         for dst in targets:
             out.append(placed(state, moved_score, src, source, dst, cards, code | dst << 4, scores))
 
-    def _sound_moves(
-        self,
-        state: State,
-        score: int,
-        infos: list[ColumnInfo],
-        scores: list[int],
-        by_rank: list[list[int]],
-        empty_all: list[int],
-        out: list[Child],
-    ) -> None:
-        """Every legal move but those that only permute columns no deal reaches again."""
+    def _sound_moves(self, frame: _Frame, out: list[Child]) -> None:
+        """SOUND: every legal move but those that only permute columns no deal reaches again."""
+        state, score, infos, scores, by_rank, _, empty_all = frame
         stock = state[1]
         # Columns no deal reaches again are interchangeable (see ``canonical_key``): one of them.
         late = [index for index in empty_all if index >= stock][:1]
@@ -264,6 +256,61 @@ class Solver(Heuristic):
                     ]
                 if targets:
                     self._add_moves(state, moved_base, src, piece, targets, scores, out)
+
+    def _loose_moves(self, frame: _Frame, out: list[Child]) -> None:
+        """LOOSE: a target of the group's own suit when there is one, else any rank target;
+        the first empty column, unless the group is the whole column."""
+        state, score, infos, scores, by_rank, by_card, empty_all = frame
+        empties = empty_all[:1]
+        suited_of = by_card.get
+        for src, info in enumerate(infos):
+            moved_base = score - info[0]
+            for piece in info[5]:
+                card = piece[1]
+                onto = by_rank[card & 15]
+                if not onto and not empties:
+                    continue  # nowhere to go (the common case)
+                targets = suited_of(card + 1) or onto
+                if empties and piece[2] > 1:
+                    targets = targets + empties
+                if targets:
+                    self._add_moves(state, moved_base, src, piece, targets, scores, out)
+            self._supermoves_of(frame, src, info, out)
+
+    def _strict_moves(self, frame: _Frame, out: list[Child]) -> None:
+        """STRICT: as LOOSE, but a suited run is split only onto its suit and only to lengthen
+        it, and a sideways move (off a card one rank higher) only frees a wanted card."""
+        state, score, infos, scores, by_rank, by_card, empty_all = frame
+        empties = empty_all[:1]
+        wanted = {card for info in infos for card in info[2]}
+        for src, info in enumerate(infos):
+            moved_base = score - info[0]
+            for piece in info[5]:
+                _, card, base, under, below, _, _, _ = piece
+                onto = by_rank[card & 15]
+                if not onto and not empties:
+                    continue  # nowhere to go (the common case: skip the pruning rules)
+                suited = by_card.get(card + 1, _NO_COLUMNS)
+                if below:
+                    # Splitting a suited run: only onto its suit, and only to lengthen it.
+                    targets = [dst for dst in suited if infos[dst][1] > below]
+                elif under and (under & 15) == (card & 15) + 1 and under - 1 not in wanted:
+                    # A sideways move from one link to another helps only when it frees a card
+                    # that a group of its suit is waiting for.
+                    targets = suited
+                else:
+                    targets = suited or onto
+                    if empties and base > 1:
+                        targets = targets + empties
+                if targets:
+                    self._add_moves(state, moved_base, src, piece, targets, scores, out)
+            self._supermoves_of(frame, src, info, out)
+
+    def _supermoves_of(self, frame: _Frame, src: int, info: ColumnInfo, out: list[Child]) -> None:
+        """The supermoves of column ``src``, in the classic rule with an empty column."""
+        state, score, _, scores, by_rank, by_card, empty_all = frame
+        if not self.flexible and empty_all and info[3] > state[0][src][0] + 1:
+            self.supermoves(state, score, src, info, empty_all, by_rank, by_card, scores, out)
 
     def _deal(self, state: State, score: int, scores: list[int], out: list[Child]) -> None:
         """The deal (the rules allow one)."""
@@ -342,44 +389,3 @@ def _supermove_codes(
     codes.append(src << 8 | dst << 4 | segments[-1])
     codes.extend(temp << 8 | dst << 4 | count for temp, count in reversed(pairs))
     return tuple(codes)
-
-
-def _loose_targets(
-    piece: Piece,
-    onto: list[int],
-    by_card: dict[int, list[int]],
-    empties: list[int],
-    infos: list[ColumnInfo],
-    wanted: set[int] | None,
-) -> list[int]:
-    """LOOSE: its own suit when it can, else any rank target; the first empty column unless the
-    group is the whole column."""
-    targets = by_card.get(piece.card + 1, _NO_COLUMNS) or onto
-    if empties and piece.base > 1:
-        targets = targets + empties
-    return targets
-
-
-def _strict_targets(
-    piece: Piece,
-    onto: list[int],
-    by_card: dict[int, list[int]],
-    empties: list[int],
-    infos: list[ColumnInfo],
-    wanted: set[int] | None,
-) -> list[int]:
-    """STRICT: see the module documentation."""
-    _, card, base, under, below, _, _, _ = piece
-    suited = by_card.get(card + 1, _NO_COLUMNS)
-    if below:
-        # Splitting a suited run: only onto its suit, and only to lengthen it.
-        return [dst for dst in suited if infos[dst][1] > below]
-    sideways = under and (under & 15) == (card & 15) + 1
-    if sideways and wanted is not None and under - 1 not in wanted:
-        # A sideways move from one link to another helps only when it frees a card that a
-        # group of its suit is waiting for.
-        return suited
-    targets = suited or onto
-    if empties and base > 1:
-        targets = targets + empties
-    return targets

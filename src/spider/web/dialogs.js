@@ -179,9 +179,20 @@ $("[data-action='reset-stats']").addEventListener("click", async () => {
   showStats();
 });
 
-export function openStats(currentKey) {
+/** @type {{game: string, suits: number, rule: string}[] | undefined} */
+let statsVariants;
+
+/**
+ * Opens the statistics at `currentKey`, with a menu of the engine's variants.
+ * @param {string} currentKey
+ * @param {{game: string, suits: number, rule: string}[] | undefined} variants
+ */
+export function openStats(currentKey, variants = statsVariants) {
+  statsVariants = variants;
   variantSelect.replaceChildren();
-  for (const key of stats.allVariants()) {
+  const keys = stats.allVariants(variants);
+  if (!keys.includes(currentKey)) keys.unshift(currentKey);
+  for (const key of keys) {
     const opt = document.createElement("option");
     opt.value = key;
     opt.textContent = variantName(key);

@@ -742,7 +742,7 @@ document.addEventListener("click", (e) => {
       restart();
       break;
     case "stats":
-      dialogs.openStats(variantOf(state ?? { ...currentOptions() }));
+      dialogs.openStats(variantOf(state ?? { ...currentOptions() }), state?.variants);
       break;
     case "settings":
       dialogs.openSettings(settings.get(), (patch) => settings.update(patch));

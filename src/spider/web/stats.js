@@ -17,15 +17,21 @@ export function parseVariant(key) {
   return { game, suits: Number(suits), rule, scoring };
 }
 
-/** Every variant the player can choose, in menu order. */
-export function allVariants() {
+/** The shape of a statistics key (the engine says which games exist: `state.variants`). */
+const KEY_SHAPE = /^(spider|spiderette)\/[124]\/(classic|flexible)\/(standard|reveal)$/;
+
+/**
+ * Every variant the player can choose, in menu order: the engine's list of games
+ * (`state.variants`) under each scoring. Before the engine has answered, the variants that
+ * already have statistics.
+ * @param {{game: string, suits: number, rule: string}[] | undefined} variants
+ * @returns {string[]}
+ */
+export function allVariants(variants) {
+  if (!variants) return Object.keys(data.variants);
   const out = [];
   for (const scoring of ["standard", "reveal"]) {
-    for (const suits of [1, 2, 4]) {
-      out.push(variantKey({ game: "spider", suits, rule: "classic", scoring }));
-      if (suits > 1) out.push(variantKey({ game: "spider", suits, rule: "flexible", scoring }));
-    }
-    for (const suits of [1, 2, 4]) out.push(variantKey({ game: "spiderette", suits, rule: "classic", scoring }));
+    for (const v of variants) out.push(variantKey({ ...v, scoring }));
   }
   return out;
 }
@@ -43,7 +49,7 @@ function validate(data) {
   }
   const variants = {};
   for (const [key, v] of Object.entries(data.variants)) {
-    if (!allVariants().includes(key)) continue;
+    if (!KEY_SHAPE.test(key)) continue;
     const ok =
       ["played", "won", "streak", "bestStreak"].every((k) => isCount(v?.[k])) &&
       ["bestScore", "bestTime", "fewestMoves"].every((k) => isOptional(v?.[k])) &&
