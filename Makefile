@@ -7,12 +7,12 @@ CHROMIUM := /usr/bin/chromium
 # Playwright drives Debian's Chromium; it must never download a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test setup lint typecheck unit bench clean vendor browser
+.PHONY: run test setup lint typecheck unit bench clean vendor bytecode browser
 
 run: setup
 	$(BIN)/spider serve
 
-setup: $(STAMP) vendor
+setup: $(STAMP) vendor bytecode
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,15 @@ typecheck: setup
 	$(BIN)/mypy --strict src/spider
 
 # Pyodide from the npm registry, pinned in pyodide.lock.json (no-op when vendor/ is current).
-vendor:
+# Then the Brotli (quality 11) of its large files, made once (no-op when current).
+vendor: $(STAMP)
 	$(PYTHON) scripts/fetch_pyodide.py
+	$(BIN)/python scripts/precompress.py vendor/pyodide
+
+# The standard library and the engine as bytecode, compiled by Pyodide's CPython under Node
+# (no-op when current; rebuilt when the engine's sources or Pyodide change).
+bytecode: $(STAMP) vendor
+	$(BIN)/python scripts/build_bytecode.py
 
 # Debian's Chromium for the browser tests (no-op when installed).
 browser:

@@ -17,50 +17,46 @@
 // raise KeyboardInterrupt, the solver returns its partial result, and the worker stays warm for
 // the next search. Elsewhere a search is cancelled by terminating its worker.
 
-const ENGINE_DIR = "/home/pyodide/engine";
+import { installStdlibFallback, startEngine } from "./engine-boot.js";
+
 let handle = null;
 let currentId = null;
 let interrupts = null; // the shared interrupt buffer, when the page sent one
 
 const timings = {};
 
+/** The bytes at `url`, synchronously (a worker may block; an import cannot wait). */
+function fetchSync(url) {
+  const xhr = new XMLHttpRequest();
+  xhr.open("GET", url, false);
+  xhr.responseType = "arraybuffer";
+  xhr.send();
+  if (xhr.status !== 200) throw new Error(`${url}: HTTP ${xhr.status}`);
+  return new Uint8Array(xhr.response);
+}
+
 async function start() {
   const t0 = performance.now();
-  // /engine.json names the engine's version and Pyodide's versioned (immutable) address.
+  // Everything loads side by side: the engine, and once /engine.json has named Pyodide's
+  // versioned (immutable) address and the bytecode standard library, Pyodide itself.
+  const zip = fetch("/engine.zip").then((r) => {
+    if (!r.ok) throw new Error(`/engine.zip: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  zip.catch(() => {}); // awaited below, unless Pyodide fails first
   const meta = await fetch("/engine.json")
     .then((r) => (r.ok ? r.json() : {}))
     .catch(() => ({}));
   const indexURL = meta?.pyodide?.url ?? "/pyodide/";
-  // Pyodide and the engine sources load side by side.
-  const [pyodide, zip] = await Promise.all([
-    import(`${indexURL}pyodide.mjs`)
-      .then(({ loadPyodide }) => loadPyodide({ indexURL }))
-      .then((py) => {
-        timings.pyodide = performance.now() - t0;
-        return py;
-      }),
-    fetch("/engine.zip").then((r) => {
-      if (!r.ok) throw new Error(`/engine.zip: HTTP ${r.status}`);
-      return r.arrayBuffer();
-    }),
-  ]);
+  const options = meta?.stdlib ? { indexURL, stdLibURL: meta.stdlib } : { indexURL };
+  const pyodide = await import(`${indexURL}pyodide.mjs`).then(({ loadPyodide }) => loadPyodide(options));
+  timings.pyodide = performance.now() - t0;
   if (interrupts) pyodide.setInterruptBuffer(interrupts);
-  pyodide.unpackArchive(zip, "zip", { extractDir: ENGINE_DIR });
-  const sys = pyodide.pyimport("sys");
-  sys.path.insert(0, ENGINE_DIR);
+  if (meta?.stdlib) installStdlibFallback(pyodide, () => fetchSync(`${indexURL}python_stdlib.zip`));
   const t1 = performance.now();
   // Progress of long requests goes straight to the page, tagged with the request's id.
-  pyodide.globals.set("post_progress", (text) =>
+  handle = startEngine(pyodide, await zip, (text) =>
     postMessage({ type: "progress", id: currentId, data: JSON.parse(text) }),
-  );
-  handle = pyodide.runPython(
-    [
-      "import json",
-      "from spider.protocol import Session",
-      "session = Session()",
-      "session.progress = lambda data: post_progress(json.dumps(data))",
-      "session.handle_json",
-    ].join("\n"),
   );
   timings.engine = performance.now() - t1;
   timings.total = performance.now() - t0;
