@@ -9,14 +9,23 @@ export const ENGINE_DIR = "/home/pyodide/engine";
 /** The note that lists the modules left out, inside the bytecode standard library's zip. */
 export const STDLIB_REST_NOTE = "spider-stdlib-rest.txt";
 
-/**
- * Python that starts the engine. Needs a global `post_progress(text)`; its value answers one
- * JSON request with a JSON reply.
- */
-export const START_ENGINE = `
+/** Python that imports and creates the engine (nothing from JavaScript: a snapshot may follow). */
+export const IMPORT_ENGINE = `
+import sys
+sys.path.insert(0, "${ENGINE_DIR}")
 import json
 from spider.protocol import Session
 session = Session()
+`;
+
+/**
+ * Python that connects the engine to the page: needs a global `post_progress(text)`; reseeds
+ * the random numbers (a restored snapshot would deal the same games again); its value answers
+ * one JSON request with a JSON reply.
+ */
+export const CONNECT_ENGINE = `
+import random
+random.seed()
 session.progress = lambda data: post_progress(json.dumps(data))
 session.handle_json
 `;
@@ -78,14 +87,19 @@ export function installStdlibFallback(pyodide, fetchFull) {
 
 /**
  * Unpacks the engine and starts it; returns the function that answers a JSON request.
+ * `restored`: Pyodide was restored from a memory snapshot that holds the started engine (its
+ * files are not in the snapshot: they are unpacked again). `beforeConnect()` runs when the
+ * engine is imported and nothing from JavaScript is in Python yet: the moment for a snapshot.
  * @param {any} pyodide
  * @param {ArrayBuffer | Uint8Array} engineZip
  * @param {(text: string) => void} postProgress
+ * @param {{restored?: boolean, beforeConnect?: () => void}} [options]
  * @returns {(text: string) => string}
  */
-export function startEngine(pyodide, engineZip, postProgress) {
+export function startEngine(pyodide, engineZip, postProgress, { restored = false, beforeConnect } = {}) {
   pyodide.unpackArchive(engineZip, "zip", { extractDir: ENGINE_DIR });
-  pyodide.pyimport("sys").path.insert(0, ENGINE_DIR);
+  if (!restored) pyodide.runPython(IMPORT_ENGINE);
+  beforeConnect?.();
   pyodide.globals.set("post_progress", postProgress);
-  return pyodide.runPython(START_ENGINE);
+  return pyodide.runPython(CONNECT_ENGINE);
 }

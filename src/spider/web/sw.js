@@ -64,7 +64,8 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+      // The engine worker's memory snapshot (worker.js) has a cache of its own.
+      for (const key of await caches.keys()) if (key !== CACHE && key !== "spider-snapshot") await caches.delete(key);
       await self.clients.claim();
     })(),
   );
