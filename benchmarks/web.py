@@ -2,11 +2,12 @@
 
     .venv/bin/python benchmarks/web.py [--actions 200] [--warm-runs 5] [--cold-runs 3]
 
-Runs the real app (``spider.server.create_app`` with the vendored Pyodide) twice on uvicorn in
-this process, the plain start (``fast_start=False``: Pyodide's stdlib of sources, the engine as
-sources, no ``/start.json``) and the new one (the bytecode built by ``make``, ``/start.json``,
-Brotli), and drives Debian's Chromium, headless, through Playwright. The two take turns, so the
-ratio new/plain is measured under the same load. It prints a table, plain and new side by side:
+Runs the real app (``spider.server.create_app`` with the vendored Pyodide) three times on
+uvicorn in this process, the plain start (``fast_start=False``: Pyodide's stdlib of sources, the
+engine as sources, no ``/start.json``), the new one (the bytecode built by ``make``,
+``/start.json``, Brotli, the worker's memory snapshot) and the new one without the snapshot
+(``snapshot=False``), and drives Debian's Chromium, headless, through Playwright. They take
+turns, so the ratios are measured under the same load. It prints a table, side by side:
 
 - first visit (empty cache, no service worker, no saved game; ``?code=``) and warm (a same-tab
   reload: service worker, cached files, saved game) time from navigation start to the first
@@ -73,11 +74,12 @@ class ByteCounter:
         await self.app(scope, receive, counting)
 
 
-def start_server(fast: bool) -> tuple[str, Any, ByteCounter]:
+def start_server(fast: bool, snapshot: bool) -> tuple[str, Any, ByteCounter]:
     """The app on a free loopback port: the new start (``fast``) or the plain one."""
     import uvicorn
 
-    counter = ByteCounter(create_app(default_pyodide_dir(), fast_start=fast))
+    app = create_app(default_pyodide_dir(), fast_start=fast, snapshot=snapshot)
+    counter = ByteCounter(app)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -179,9 +181,9 @@ SW_READY = "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWo
 class Variant:
     """One start (plain or new): its server, its page, its figures."""
 
-    def __init__(self, name: str, fast: bool) -> None:
+    def __init__(self, name: str, fast: bool, snapshot: bool = True) -> None:
         self.name = name
-        self.base, self.server, self.counter = start_server(fast)
+        self.base, self.server, self.counter = start_server(fast, snapshot)
         self.cold: list[dict[str, float]] = []
         self.cold_bytes = 0
         self.warm: list[dict[str, float]] = []
@@ -222,7 +224,8 @@ def main() -> None:
     args = parser.parse_args()
 
     plain, new = Variant("plain", fast=False), Variant("new", fast=True)
-    variants = (plain, new)
+    bytecode = Variant("new without snapshot", fast=True, snapshot=False)
+    variants = (plain, bytecode, new)
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
@@ -242,12 +245,13 @@ def main() -> None:
     finally:
         for variant in variants:
             variant.server.should_exit = True
-    print_table(args, plain, new, timings, (shell, engine, files))
+    print_table(args, plain, bytecode, new, timings, (shell, engine, files))
 
 
 def print_table(
     args: argparse.Namespace,
     plain: Variant,
+    bytecode: Variant,
     new: Variant,
     timings: dict[str, list[float]],
     size: tuple[int, int, int],
@@ -255,54 +259,55 @@ def print_table(
     def ms(v: float) -> str:
         return f"{v:,.0f} ms"
 
-    def pair(key: str, runs: str, label: str, target: str) -> tuple[str, str, str, str, str]:
-        a = median(getattr(plain, runs), key)
-        b = median(getattr(new, runs), key)
-        return (label, ms(a), ms(b), f"{b / a:.2f}", target)
+    Row = tuple[str, str, str, str, str, str]
+
+    def three(label: str, target: str, value: Any, text: Any = ms) -> Row:
+        a, b, c = (value(v) for v in (plain, bytecode, new))
+        return (label, text(a), text(b), text(c), f"{c / a:.2f}", target)
 
     cold_n, warm_n = len(new.cold), len(new.warm)
-    rows: list[tuple[str, str, str, str, str]] = [
-        pair(
-            "spider:first-table",
-            "cold",
+    rows: list[Row] = [
+        three(
             f"first visit: navigation → first painted table (median of {cold_n})",
             "≤ 1,000 ms",
+            lambda v: median(v.cold, "spider:first-table"),
         ),
-        pair(
-            "spider:engine-ready",
-            "cold",
+        three(
             f"first visit: navigation → engine ready (median of {cold_n})",
             "≤ 2,500 ms",
+            lambda v: median(v.cold, "spider:engine-ready"),
         ),
-        (
+        three(
             "first visit: bytes transferred (page, worker, service worker)",
-            f"{plain.cold_bytes / 1e6:.2f} MB",
-            f"{new.cold_bytes / 1e6:.2f} MB",
-            f"{new.cold_bytes / plain.cold_bytes:.2f}",
             "—",
+            lambda v: v.cold_bytes / 1e6,
+            lambda mb: f"{mb:.2f} MB",
         ),
-        pair(
-            "spider:first-table",
-            "warm",
+        three(
             f"warm: navigation → first painted table (median of {warm_n})",
             "≤ 300 ms",
+            lambda v: median(v.warm, "spider:first-table"),
         ),
-        pair(
-            "spider:engine-ready",
-            "warm",
+        three(
             f"warm: navigation → engine ready (median of {warm_n})",
             "≤ 800 ms",
+            lambda v: median(v.warm, "spider:engine-ready"),
         ),
     ]
     for key, label in (("pyodide", "Pyodide"), ("engine", "engine import")):
-        a = statistics.median(s.get(key, 0) for s in plain.steps)
-        b = statistics.median(s.get(key, 0) for s in new.steps)
-        rows.append((f"warm: of which, in the worker: {label}", ms(a), ms(b), f"{b / a:.2f}", "—"))
+        rows.append(
+            three(
+                f"warm: of which, in the worker: {label}",
+                "—",
+                lambda v, key=key: statistics.median(s.get(key, 0) for s in v.steps),
+            )
+        )
     for kind in ("move", "undo") if timings else ():
         values = timings[kind]
         rows.append(
             (
                 f"input → paint, {kind} (p50 / p95 over {len(values)})",
+                "",
                 "",
                 f"{pct(values, 0.5):.1f} / {pct(values, 0.95):.1f} ms",
                 "",
@@ -314,23 +319,32 @@ def print_table(
         (
             f"app transfer, Brotli, without Pyodide and engine ({files - 1} files)",
             "",
+            "",
             f"{shell / 1024:.1f} KB",
             "",
             "< 150 KB",
         ),
-        ("engine (/engine.zip, bytecode) transfer, Brotli", "", f"{engine / 1024:.1f} KB", "", "—"),
+        (
+            "engine (/engine.zip, bytecode) transfer, Brotli",
+            "",
+            "",
+            f"{engine / 1024:.1f} KB",
+            "",
+            "—",
+        ),
     ]
-    head = ("measure", "plain", "new", "new/plain", "target")
-    widths = [max(len(r[i]) for r in [*rows, head]) for i in range(5)]
-    line = "  ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths[:4]))
-    print(line.format(*head[:4]) + "  " + head[4])
-    print(line.format(*("-" * w for w in widths[:4])) + "  " + "-" * 10)
+    head: Row = ("measure", "plain", "no snapshot", "new", "new/plain", "target")
+    widths = [max(len(r[i]) for r in [*rows, head]) for i in range(6)]
+    line = "  ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths[:5]))
+    print(line.format(*head[:5]) + "  " + head[5])
+    print(line.format(*("-" * w for w in widths[:5])) + "  " + "-" * 10)
     for row in rows:
-        print(line.format(*row[:4]) + "  " + row[4])
+        print(line.format(*row[:5]) + "  " + row[5])
     print()
     print(
         "plain: Pyodide's python_stdlib.zip of sources, the engine as sources, no /start.json;"
-        " new: bytecode stdlib (stdLibURL) and engine, /start.json, Brotli."
+        " new: bytecode stdlib (stdLibURL) and engine, /start.json, Brotli, memory snapshot;"
+        " no snapshot: new without the memory snapshot."
     )
     print(
         f"Chromium {CHROMIUM} headless, viewport {VIEWPORT['width']}x{VIEWPORT['height']},"

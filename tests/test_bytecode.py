@@ -152,6 +152,8 @@ def test_bytecode_is_served_when_built_for_this_engine(site: dict[str, Path]) ->
     assert stdlib.content == stdlib_bytes
     assert client.get(info["stdlib"], headers={"Accept-Encoding": "gzip"}).content == stdlib_bytes
     assert client.get("/stdlib/0000000000000000.zip").status_code == 404
+    assert info["snapshot"] is True
+    assert client_for(site, snapshot=False).get("/engine.json").json()["snapshot"] is False
     engine = client.get("/engine.zip", headers={"Accept-Encoding": "gzip"})
     assert engine.content == (site["bytecode"] / "engine.zip").read_bytes()
     assert engine.headers["content-encoding"] == "gzip"

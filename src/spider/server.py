@@ -16,7 +16,8 @@ URLs:
   CPython when ``make`` built it for these sources (see :mod:`spider.serve_bytecode`), else as
   sources; unpack into a directory on ``sys.path`` and ``import spider``; ``/engine.json``: its
   version (content hash of the sources), format, file list, the Pyodide version and versioned
-  URL, and the URL of the bytecode standard library (``stdlib``, or null);
+  URL, the URL of the bytecode standard library (``stdlib``, or null) and whether the worker
+  may keep a memory snapshot (``snapshot``);
 - ``/stdlib/<hash>.zip``: the standard library as bytecode (``loadPyodide``'s ``stdLibURL``),
   immutable;
 - ``/start.json?request=<JSON>``: the reply to the page's first request, dealt by the engine
@@ -175,6 +176,7 @@ class _App:
         engine: EngineBundle,
         extra_static: Mapping[str, Path],
         bytecode_dir: Path | None,
+        snapshot: bool = True,
     ) -> None:
         self.web_dir = web_dir
         self.pyodide_dir = pyodide_dir
@@ -209,6 +211,7 @@ class _App:
             "stdlib": (
                 None if self.bytecode is None else f"/stdlib/{self.bytecode.stdlib_version}.zip"
             ),
+            "snapshot": snapshot,
         }
         self.engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
 
@@ -337,13 +340,16 @@ def create_app(
     extra_static: Mapping[str, Path] | None = None,
     bytecode_dir: Path | None = None,
     fast_start: bool = True,
+    snapshot: bool = True,
 ) -> Starlette:
     """Build the app.
 
     ``pyodide_dir`` defaults to :func:`default_pyodide_dir`, ``web_dir`` to ``spider/web/``,
     ``engine_dir`` (the package zipped into ``/engine.zip``) to the ``spider`` package itself,
     ``bytecode_dir`` to :func:`spider.serve_bytecode.default_bytecode_dir`. ``fast_start=False``
-    serves the plain start (sources only, no ``/start.json``), for comparison in benchmarks.
+    serves the plain start (sources only, no ``/start.json``), for comparison in benchmarks;
+    ``snapshot=False`` tells the worker not to use a memory snapshot (``snapshot`` in
+    ``/engine.json``), likewise.
     ``extra_static`` maps URL prefixes (``"_test/"``, no leading slash, with a trailing one) to
     more directories, served with ``no-cache``: tests use it for their own pages.
     """
@@ -357,6 +363,7 @@ def create_app(
         engine=build_engine_zip(engine_dir or PACKAGE_DIR),
         extra_static=extra,
         bytecode_dir=(bytecode_dir or default_bytecode_dir(REPO_DIR)) if fast_start else None,
+        snapshot=snapshot,
     )
     routes: list[BaseRoute] = [
         Route("/healthz", handlers.healthz, methods=["GET", "HEAD"]),

@@ -44,7 +44,7 @@ const SNAPSHOTS = "spider-snapshot";
 
 /** The snapshot's key, or null where there is none (the plain start: sources). */
 function snapshotKey(meta) {
-  if (!meta?.stdlib || !meta?.pyodide?.version || !meta?.version) return null;
+  if (!meta?.stdlib || !meta?.pyodide?.version || !meta?.version || meta.snapshot === false) return null;
   return `/snapshot/${meta.pyodide.version}/${meta.stdlib.split("/").pop()}/${meta.version}`;
 }
 
