@@ -7,18 +7,23 @@ CHROMIUM := /usr/bin/chromium
 # Playwright drives Debian's Chromium; it must never download a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test setup lint typecheck unit bench clean vendor browser
+.PHONY: run test setup lint typecheck unit bench clean vendor bytecode browser lock
 
 run: setup
 	$(BIN)/spider serve
 
-setup: $(STAMP) vendor
+setup: $(STAMP) vendor bytecode
 
-$(STAMP): pyproject.toml
+# Exactly the versions pinned in requirements.lock, then the project itself.
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# Pin the dependencies of pyproject.toml again (after changing them).
+lock:
+	$(PYTHON) scripts/lock.py
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -28,8 +33,15 @@ typecheck: setup
 	$(BIN)/mypy --strict src/spider
 
 # Pyodide from the npm registry, pinned in pyodide.lock.json (no-op when vendor/ is current).
-vendor:
+# Then the Brotli (quality 11) of its large files, made once (no-op when current).
+vendor: $(STAMP)
 	$(PYTHON) scripts/fetch_pyodide.py
+	$(BIN)/python scripts/precompress.py vendor/pyodide
+
+# The standard library and the engine as bytecode, compiled by Pyodide's CPython under Node
+# (no-op when current; rebuilt when the engine's sources or Pyodide change).
+bytecode: $(STAMP) vendor
+	$(BIN)/python scripts/build_bytecode.py
 
 # Debian's Chromium for the browser tests (no-op when installed).
 browser:

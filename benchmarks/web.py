@@ -1,22 +1,27 @@
-"""Web app benchmark (not a timed test): load times, input-to-paint latency and app size.
+"""Web app benchmark (not a timed test): start-up, bytes of a first visit, input latency, size.
 
-    .venv/bin/python benchmarks/web.py [--actions 200] [--warm-runs 5]
+    .venv/bin/python benchmarks/web.py [--actions 200] [--warm-runs 5] [--cold-runs 3]
 
-Runs the real app (``spider.server.create_app`` with the vendored Pyodide) on uvicorn in this
-process and drives Debian's Chromium, headless, through Playwright. It prints a table:
+Runs the real app (``spider.server.create_app`` with the vendored Pyodide) three times on
+uvicorn in this process, the plain start (``fast_start=False``: Pyodide's stdlib of sources, the
+engine as sources, no ``/start.json``), the new one (the bytecode built by ``make``,
+``/start.json``, Brotli, the worker's memory snapshot) and the new one without the snapshot
+(``snapshot=False``), and drives Debian's Chromium, headless, through Playwright. They take
+turns, so the ratios are measured under the same load. It prints a table, side by side:
 
-- cold (first visit: empty cache, no service worker, no saved game) and warm (a later visit:
-  service worker, cached engine, saved game) time from navigation start to the first painted
-  table and to engine ready, read from the page's own user-timing marks
-  (``spider:first-table``, ``spider:engine-ready``);
-- input-to-paint for a move (a mouse drag) and an undo (the U key): from the input handler to
-  the frame that shows the new table, p50 and p95 over ``--actions`` of each
+- first visit (empty cache, no service worker, no saved game; ``?code=``) and warm (a same-tab
+  reload: service worker, cached files, saved game) time from navigation start to the first
+  painted table and to engine ready, read from the page's own user-timing marks
+  (``spider:first-table``, ``spider:engine-ready``); the bytes a first visit transfers (every
+  response of the server, counted by it, until the service worker has cached the app);
+- input-to-paint for a move (a mouse drag) and an undo (the U key), new start only: from the
+  input handler to the frame that shows the new table, p50 and p95 over ``--actions`` of each
   (``spider:move`` / ``spider:undo`` measures);
-- the transfer size of the app without Pyodide, gzip as served, with and without the engine's
-  Python sources (``/engine.zip``).
+- the transfer size of the app without Pyodide and of ``/engine.zip``, Brotli as served.
 
-Targets (issue 3): warm first paint <= 300 ms, engine ready <= 2.5 s, input-to-paint p95
-<= 50 ms, app < 150 KB compressed.
+Targets (issue 12): warm engine ready <= 800 ms, first visit engine ready <= 2.5 s, first
+visit first table <= 1 s; (issue 3) warm first paint <= 300 ms, input-to-paint p95 <= 50 ms,
+app < 150 KB compressed.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
@@ -50,19 +55,40 @@ MARKS = """() => Object.fromEntries(['spider:first-table', 'spider:engine-ready'
   [name, performance.getEntriesByName(name)[0]?.startTime ?? null]))"""
 
 
-def start_server() -> tuple[str, Any]:
+class ByteCounter:
+    """ASGI wrapper: counts the bytes of every response (status line, headers, body)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.bytes = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def counting(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.get("headers", [])
+                self.bytes += 17 + sum(len(k) + len(v) + 4 for k, v in headers)
+            elif message["type"] == "http.response.body":
+                self.bytes += len(message.get("body", b""))
+            await send(message)
+
+        await self.app(scope, receive, counting)
+
+
+def start_server(fast: bool, snapshot: bool) -> tuple[str, Any, ByteCounter]:
+    """The app on a free loopback port: the new start (``fast``) or the plain one."""
     import uvicorn
 
-    app = create_app(default_pyodide_dir())
+    app = create_app(default_pyodide_dir(), fast_start=fast, snapshot=snapshot)
+    counter = ByteCounter(app)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(counter, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:
         time.sleep(0.02)
-    return f"http://127.0.0.1:{port}", server
+    return f"http://127.0.0.1:{port}", server, counter
 
 
 def wait_marks(page: Page) -> dict[str, float]:
@@ -130,12 +156,12 @@ def start_up(page: Page) -> dict[str, float]:
 
 
 def app_size(base: str) -> tuple[int, int, int]:
-    """Bytes on the wire (gzip) of the app shell, of /engine.zip, and the files counted."""
+    """Bytes on the wire (Brotli) of the app shell, of /engine.zip, and the files counted."""
     sw = (REPO / "src" / "spider" / "web" / "sw.js").read_text(encoding="utf-8")
     block = sw[sw.index("const SHELL = [") : sw.index("];", sw.index("const SHELL = ["))]
     urls = re.findall(r'"(/[^"]*)"', block)
     shell = engine = 0
-    with httpx.Client(base_url=base, headers={"Accept-Encoding": "gzip"}) as client:
+    with httpx.Client(base_url=base, headers={"Accept-Encoding": "br, gzip"}) as client:
         for url in [*urls, "/sw.js"]:
             with client.stream("GET", url) as response:
                 response.raise_for_status()
@@ -149,91 +175,177 @@ def app_size(base: str) -> tuple[int, int, int]:
     return shell, engine, len(urls)
 
 
+SW_READY = "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+
+
+class Variant:
+    """One start (plain or new): its server, its page, its figures."""
+
+    def __init__(self, name: str, fast: bool, snapshot: bool = True) -> None:
+        self.name = name
+        self.base, self.server, self.counter = start_server(fast, snapshot)
+        self.cold: list[dict[str, float]] = []
+        self.cold_bytes = 0
+        self.warm: list[dict[str, float]] = []
+        self.steps: list[dict[str, float]] = []
+        self.page: Page | None = None
+
+    def first_visit(self, browser: Browser, keep: bool) -> None:
+        """A first visit: empty cache, no service worker, no saved game; counts the bytes."""
+        context = browser.new_context(base_url=self.base, viewport=VIEWPORT)
+        page = context.new_page()
+        before = self.counter.bytes
+        page.goto(f"/?code={CODE}")
+        self.cold.append(wait_marks(page))
+        page.wait_for_function(SW_READY, timeout=120_000)
+        page.wait_for_timeout(300)  # the service worker's last cache writes
+        self.cold_bytes = self.counter.bytes - before
+        if keep:
+            self.page = page
+        else:
+            context.close()
+
+    def reload(self) -> None:
+        assert self.page is not None
+        self.page.reload()
+        self.warm.append(wait_marks(self.page))
+        self.steps.append(start_up(self.page))
+
+
+def median(runs: list[dict[str, float]], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--actions", type=int, default=200, help="moves and undos to time")
     parser.add_argument("--warm-runs", type=int, default=5, help="warm reloads to time")
+    parser.add_argument("--cold-runs", type=int, default=3, help="first visits to time")
     args = parser.parse_args()
 
-    base, server = start_server()
-    rows: list[tuple[str, str, str]] = []
+    plain, new = Variant("plain", fast=False), Variant("new", fast=True)
+    bytecode = Variant("new without snapshot", fast=True, snapshot=False)
+    variants = (plain, bytecode, new)
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
                 executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox"], headless=True
             )
-            context = browser.new_context(base_url=base, viewport=VIEWPORT)
-            page = context.new_page()
-            page.goto(f"/?code={CODE}")
-            cold = wait_marks(page)
-            page.wait_for_function(
-                "() => navigator.serviceWorker.ready"
-                ".then(() => !!navigator.serviceWorker.controller)",
-                timeout=120_000,
-            )
-            warm: list[dict[str, float]] = []
-            steps: list[dict[str, float]] = []
+            # Plain and new take turns, so that both run under the same load.
+            for run in range(args.cold_runs):
+                for variant in variants:
+                    variant.first_visit(browser, keep=run == args.cold_runs - 1)
             for _ in range(args.warm_runs):
-                page.reload()
-                warm.append(wait_marks(page))
-                steps.append(start_up(page))
-            timings = latency(page, args.actions)
+                for variant in variants:
+                    variant.reload()
+            assert new.page is not None
+            timings = latency(new.page, args.actions) if args.actions else {}
             browser.close()
-        shell, engine, files = app_size(base)
+        shell, engine, files = app_size(new.base)
     finally:
-        server.should_exit = True
+        for variant in variants:
+            variant.server.should_exit = True
+    print_table(args, plain, bytecode, new, timings, (shell, engine, files))
 
+
+def print_table(
+    args: argparse.Namespace,
+    plain: Variant,
+    bytecode: Variant,
+    new: Variant,
+    timings: dict[str, list[float]],
+    size: tuple[int, int, int],
+) -> None:
     def ms(v: float) -> str:
         return f"{v:,.0f} ms"
 
-    wf = statistics.median(w["spider:first-table"] for w in warm)
-    we = statistics.median(w["spider:engine-ready"] for w in warm)
-    rows += [
-        ("cold: navigation → first painted table", ms(cold["spider:first-table"]), "—"),
-        ("cold: navigation → engine ready", ms(cold["spider:engine-ready"]), "—"),
-        (f"warm: navigation → first painted table (median of {len(warm)})", ms(wf), "≤ 300 ms"),
-        (f"warm: navigation → engine ready (median of {len(warm)})", ms(we), "≤ 2,500 ms"),
-        (
-            "warm: of which, in the worker: Pyodide / engine import",
-            f"{statistics.median(s.get('pyodide', 0) for s in steps):,.0f} / "
-            f"{statistics.median(s.get('engine', 0) for s in steps):,.0f} ms",
+    Row = tuple[str, str, str, str, str, str]
+
+    def three(label: str, target: str, value: Any, text: Any = ms) -> Row:
+        a, b, c = (value(v) for v in (plain, bytecode, new))
+        return (label, text(a), text(b), text(c), f"{c / a:.2f}", target)
+
+    cold_n, warm_n = len(new.cold), len(new.warm)
+    rows: list[Row] = [
+        three(
+            f"first visit: navigation → first painted table (median of {cold_n})",
+            "≤ 1,000 ms",
+            lambda v: median(v.cold, "spider:first-table"),
+        ),
+        three(
+            f"first visit: navigation → engine ready (median of {cold_n})",
+            "≤ 2,500 ms",
+            lambda v: median(v.cold, "spider:engine-ready"),
+        ),
+        three(
+            "first visit: bytes transferred (page, worker, service worker)",
             "—",
+            lambda v: v.cold_bytes / 1e6,
+            lambda mb: f"{mb:.2f} MB",
+        ),
+        three(
+            f"warm: navigation → first painted table (median of {warm_n})",
+            "≤ 300 ms",
+            lambda v: median(v.warm, "spider:first-table"),
+        ),
+        three(
+            f"warm: navigation → engine ready (median of {warm_n})",
+            "≤ 800 ms",
+            lambda v: median(v.warm, "spider:engine-ready"),
         ),
     ]
-    for kind in ("move", "undo"):
+    for key, label in (("pyodide", "Pyodide"), ("engine", "engine import")):
+        rows.append(
+            three(
+                f"warm: of which, in the worker: {label}",
+                "—",
+                lambda v, key=key: statistics.median(s.get(key, 0) for s in v.steps),
+            )
+        )
+    for kind in ("move", "undo") if timings else ():
         values = timings[kind]
         rows.append(
             (
                 f"input → paint, {kind} (p50 / p95 over {len(values)})",
+                "",
+                "",
                 f"{pct(values, 0.5):.1f} / {pct(values, 0.95):.1f} ms",
+                "",
                 "p95 ≤ 50 ms",
             )
         )
-    for key, name in (("engine", "the engine's answer"), ("render", "the DOM update")):
-        values = timings[key]
-        rows.append(
-            (
-                f"of which, {name} (p50 / p95 over {len(values)})",
-                f"{pct(values, 0.5):.1f} / {pct(values, 0.95):.1f} ms",
-                "—",
-            )
-        )
+    shell, engine, files = size
     rows += [
         (
-            f"app transfer, gzip, without Pyodide and engine ({files - 1} files)",
+            f"app transfer, Brotli, without Pyodide and engine ({files - 1} files)",
+            "",
+            "",
             f"{shell / 1024:.1f} KB",
+            "",
             "< 150 KB",
         ),
-        ("engine sources (/engine.zip) transfer", f"{engine / 1024:.1f} KB", "—"),
-        ("app + engine transfer", f"{(shell + engine) / 1024:.1f} KB", "—"),
+        (
+            "engine (/engine.zip, bytecode) transfer, Brotli",
+            "",
+            "",
+            f"{engine / 1024:.1f} KB",
+            "",
+            "—",
+        ),
     ]
-    width = max(len(r[0]) for r in rows)
-    vwidth = max(len(r[1]) for r in rows)
-    print(f"{'measure':<{width}}  {'result':>{vwidth}}  target")
-    print(f"{'-' * width}  {'-' * vwidth}  {'-' * 10}")
-    for name, value, target in rows:
-        print(f"{name:<{width}}  {value:>{vwidth}}  {target}")
+    head: Row = ("measure", "plain", "no snapshot", "new", "new/plain", "target")
+    widths = [max(len(r[i]) for r in [*rows, head]) for i in range(6)]
+    line = "  ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths[:5]))
+    print(line.format(*head[:5]) + "  " + head[5])
+    print(line.format(*("-" * w for w in widths[:5])) + "  " + "-" * 10)
+    for row in rows:
+        print(line.format(*row[:5]) + "  " + row[5])
     print()
+    print(
+        "plain: Pyodide's python_stdlib.zip of sources, the engine as sources, no /start.json;"
+        " new: bytecode stdlib (stdLibURL) and engine, /start.json, Brotli, memory snapshot;"
+        " no snapshot: new without the memory snapshot."
+    )
     print(
         f"Chromium {CHROMIUM} headless, viewport {VIEWPORT['width']}x{VIEWPORT['height']},"
         f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}"

@@ -1,4 +1,4 @@
-"""Static file serving for :mod:`spider.server`: safe lookup, MIME types, ETags, gzip.
+"""Static file serving for :mod:`spider.server`: safe lookup, MIME types, ETags, Brotli, gzip.
 
 Why not Starlette's ``StaticFiles`` + ``GZipMiddleware``? We want, all at once:
 
@@ -10,7 +10,11 @@ Why not Starlette's ``StaticFiles`` + ``GZipMiddleware``? We want, all at once:
   bounded in-memory cache, and served with its own ETag (``"<hash>.gz"``) and
   ``Vary: Accept-Encoding``; a request with ``Range`` gets the identity bytes through
   Starlette's ``FileResponse`` (206/416, ``If-Range``); a gzip that saves under 10 % (an already
-  deflated zip such as Pyodide's ``python_stdlib.zip``, images) is not used.
+  deflated zip such as Pyodide's ``python_stdlib.zip``, images) is not used;
+- Brotli, preferred over gzip when the browser accepts it, with its own ETag (``"<hash>.br"``):
+  the ``<name>.br`` beside a file when ``make`` made one (quality 11, for the large Pyodide
+  files) and it decompresses to exactly that file, else made once in memory (quality 9) for
+  files up to 4 MB.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 
 import anyio.to_thread
+import brotli  # type: ignore[import-untyped]
 from starlette.datastructures import Headers
 from starlette.responses import FileResponse, Response
 from starlette.types import Receive, Scope, Send
@@ -81,6 +86,26 @@ MAX_COMPRESS_SIZE = 64 * 1024 * 1024
 #: A gzip is used only when it is at most this fraction of the original.
 MAX_GZIP_RATIO = 0.9
 GZIP_LEVEL = 6
+#: Brotli made on the fly (a file with no ``.br`` made at build time) uses this quality.
+BROTLI_QUALITY = 9
+#: ... and only for files up to this size (the larger ones are precompressed by ``make``).
+MAX_BROTLI_INLINE = 4 * 1024 * 1024
+#: The Brotli of a file made at build time, beside it: ``<name>.br``.
+BROTLI_SUFFIX = ".br"
+
+
+def compress_br(data: bytes, quality: int = BROTLI_QUALITY) -> bytes:
+    """Brotli of ``data`` (quality 11 is the smallest and slowest, for build time)."""
+    out: bytes = brotli.compress(data, quality=quality, lgwin=24)
+    return out
+
+
+def same_after_br(data: bytes, compressed: bytes) -> bool:
+    """Whether ``compressed`` is a Brotli of exactly ``data`` (a stale or broken one is not)."""
+    try:
+        return bool(brotli.decompress(compressed) == data)
+    except brotli.error:
+        return False
 
 
 def media_type_for(name: str) -> str:
@@ -94,6 +119,16 @@ def is_compressible(media_type: str) -> bool:
 
 def accepts_gzip(accept_encoding: str | None) -> bool:
     """Whether an ``Accept-Encoding`` value allows gzip (``q=0`` refuses it)."""
+    return accepts(accept_encoding, ("gzip", "x-gzip"))
+
+
+def accepts_br(accept_encoding: str | None) -> bool:
+    """Whether an ``Accept-Encoding`` value allows Brotli (``q=0`` refuses it)."""
+    return accepts(accept_encoding, ("br",))
+
+
+def accepts(accept_encoding: str | None, codings: tuple[str, ...]) -> bool:
+    """Whether an ``Accept-Encoding`` value allows one of ``codings`` (``q=0`` refuses it)."""
     if not accept_encoding:
         return False
     star: bool | None = None
@@ -108,7 +143,7 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
                 except ValueError:
                     q = 0.0
         coding = coding.lower()
-        if coding in ("gzip", "x-gzip"):
+        if coding in codings:
             return q > 0
         if coding == "*":
             star = q > 0
@@ -141,11 +176,18 @@ def safe_path(root: Path, relative: str) -> Path | None:
 
 @dataclass(frozen=True)
 class Representation:
-    """What we know about one file version: its hash and, maybe, a worthwhile gzip."""
+    """What we know about one file version: its hash and, maybe, a worthwhile gzip and Brotli."""
 
     etag: str
     gzip_etag: str | None
     gzip_body: bytes | None
+    br_etag: str | None = None
+    br_body: bytes | None = None
+
+    @property
+    def size(self) -> int:
+        """Bytes held in memory."""
+        return len(self.gzip_body or b"") + len(self.br_body or b"")
 
 
 class FileCache:
@@ -188,26 +230,44 @@ class FileCache:
             data = path.read_bytes()
             digest = hashlib.sha256(data).hexdigest()[:32]
             compressed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
-            if len(compressed) <= MAX_GZIP_RATIO * len(data):
-                return Representation(f'"{digest}"', f'"{digest}.gz"', compressed)
-            return Representation(f'"{digest}"', None, None)
+            if len(compressed) > MAX_GZIP_RATIO * len(data):
+                return Representation(f'"{digest}"', None, None)
+            br = self._brotli(path, data)
+            return Representation(
+                f'"{digest}"',
+                f'"{digest}.gz"',
+                compressed,
+                None if br is None else f'"{digest}.br"',
+                br,
+            )
         sha = hashlib.sha256()
         with path.open("rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 sha.update(chunk)
         return Representation(f'"{sha.hexdigest()[:32]}"', None, None)
 
+    @staticmethod
+    def _brotli(path: Path, data: bytes) -> bytes | None:
+        """The ``.br`` made at build time if it holds this very file, else a Brotli made now."""
+        try:
+            made = path.with_name(path.name + BROTLI_SUFFIX).read_bytes()
+        except OSError:
+            made = None
+        if made is not None and same_after_br(data, made):
+            return made
+        if len(data) > MAX_BROTLI_INLINE:
+            return None
+        return compress_br(data)
+
     def _store(self, key: tuple[str, int, int, int], rep: Representation) -> None:
         old = self._entries.pop(key, None)
-        if old is not None and old.gzip_body is not None:
-            self._bytes -= len(old.gzip_body)
+        if old is not None:
+            self._bytes -= old.size
         self._entries[key] = rep
-        if rep.gzip_body is not None:
-            self._bytes += len(rep.gzip_body)
+        self._bytes += rep.size
         while self._bytes > self.max_bytes and len(self._entries) > 1:
             _, evicted = self._entries.popitem(last=False)
-            if evicted.gzip_body is not None:
-                self._bytes -= len(evicted.gzip_body)
+            self._bytes -= evicted.size
 
 
 class BytesResponse(Response):
@@ -248,30 +308,33 @@ def representation_response(
     body: bytes | None = None,
     gzip_body: bytes | None = None,
     gzip_etag: str | None = None,
+    br_body: bytes | None = None,
+    br_etag: str | None = None,
     path: Path | None = None,
     st: os.stat_result | None = None,
 ) -> Response:
-    """Choose the representation (gzip or identity), answer 304s, build the response.
+    """Choose the representation (Brotli, gzip or identity), answer 304s, build the response.
 
     Give either ``body`` (in memory) or ``path`` and ``st`` (streamed from disk, with ranges).
     """
     out = dict(headers)
     has_gzip = gzip_body is not None and gzip_etag is not None
-    if has_gzip or is_compressible(media_type):
+    has_br = br_body is not None and br_etag is not None
+    if has_gzip or has_br or is_compressible(media_type):
         out["Vary"] = "Accept-Encoding"
-    use_gzip = (
-        has_gzip
-        and accepts_gzip(request.get("accept-encoding"))
-        and ("range" not in request or body is not None)
-    )
-    chosen_etag = gzip_etag if use_gzip and gzip_etag else etag
+    encode = "range" not in request or body is not None
+    accept = request.get("accept-encoding")
+    use_br = has_br and encode and accepts_br(accept)
+    use_gzip = not use_br and has_gzip and encode and accepts_gzip(accept)
+    chosen_etag = (br_etag if use_br else gzip_etag if use_gzip else etag) or etag
     out["ETag"] = chosen_etag
     mtime = st.st_mtime if st is not None else None
     if mtime is not None:
         out["Last-Modified"] = formatdate(mtime, usegmt=True)
 
     if_none_match = request.get("if-none-match")
-    if (if_none_match is not None and _etag_matches(if_none_match, (etag, gzip_etag))) or (
+    all_etags = (etag, gzip_etag, br_etag)
+    if (if_none_match is not None and _etag_matches(if_none_match, all_etags)) or (
         _not_modified_since(request, mtime)
     ):
         keep = ("cache-control", "etag", "vary", "last-modified", "x-pyodide-version")
@@ -279,6 +342,10 @@ def representation_response(
             status_code=304, headers={k: v for k, v in out.items() if k.lower() in keep}
         )
 
+    if use_br:
+        assert br_body is not None
+        out["Content-Encoding"] = "br"
+        return BytesResponse(br_body, media_type=media_type, headers=out)
     if use_gzip:
         assert gzip_body is not None
         out["Content-Encoding"] = "gzip"
@@ -313,6 +380,8 @@ async def file_response(
         etag=rep.etag,
         gzip_body=rep.gzip_body,
         gzip_etag=rep.gzip_etag,
+        br_body=rep.br_body,
+        br_etag=rep.br_etag,
         path=path,
         st=st,
     )

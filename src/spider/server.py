@@ -10,9 +10,19 @@ URLs:
   cached for a year as immutable; the plain one is revalidated (``no-cache`` + ETag) so that an
   upgrade can never mix files of two versions in a browser cache. Responses carry
   ``X-Pyodide-Version``;
-- ``/engine.zip``: the engine's Python sources (see :mod:`spider.serve_engine`), unpack into a
-  directory on ``sys.path`` and ``import spider``; ``/engine.json``: its version (content hash),
-  file list, and the Pyodide version and versioned URL;
+  Only the files the page uses are served (not Pyodide's consoles, type declarations, source
+  maps or read-me);
+- ``/engine.zip``: the engine (see :mod:`spider.serve_engine`), as bytecode compiled by Pyodide's
+  CPython when ``make`` built it for these sources (see :mod:`spider.serve_bytecode`), else as
+  sources; unpack into a directory on ``sys.path`` and ``import spider``; ``/engine.json``: its
+  version (content hash of the sources), format, file list, the Pyodide version and versioned
+  URL, the URL of the bytecode standard library (``stdlib``, or null) and whether the worker
+  may keep a memory snapshot (``snapshot``);
+- ``/stdlib/<hash>.zip``: the standard library as bytecode (``loadPyodide``'s ``stdLibURL``),
+  immutable;
+- ``/start.json?request=<JSON>``: the reply to the page's first request, dealt by the engine
+  here so that a first visit shows its table before Pyodide has started (see
+  :mod:`spider.serve_start`);
 - ``/healthz``: ``ok``.
 
 Every response carries the security headers below (a strict CSP: scripts, workers and fetches
@@ -33,6 +43,7 @@ import webbrowser
 from collections.abc import Mapping
 from pathlib import Path
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware import Middleware
@@ -41,7 +52,9 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from spider.serve_bytecode import Bytecode, default_bytecode_dir, load_bytecode
 from spider.serve_engine import EngineBundle, build_engine_zip
+from spider.serve_start import start_reply
 from spider.serve_static import (
     GZIP_LEVEL,
     FileCache,
@@ -77,6 +90,17 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 SHORT_CACHE = "public, max-age=60"
 #: Front-end files that must always be revalidated (the page, its service worker, manifest).
 REVALIDATED_FILES = frozenset({"index.html", "sw.js", "manifest.webmanifest"})
+#: The files of the Pyodide package that the page loads (``pyodide.asm.js``: older versions).
+PYODIDE_FILES = frozenset(
+    {
+        "pyodide.mjs",
+        "pyodide.asm.mjs",
+        "pyodide.asm.js",
+        "pyodide.asm.wasm",
+        "python_stdlib.zip",
+        "pyodide-lock.json",
+    }
+)
 
 
 def default_pyodide_dir() -> Path:
@@ -151,22 +175,43 @@ class _App:
         pyodide_dir: Path,
         engine: EngineBundle,
         extra_static: Mapping[str, Path],
+        bytecode_dir: Path | None,
+        snapshot: bool = True,
     ) -> None:
         self.web_dir = web_dir
         self.pyodide_dir = pyodide_dir
         self.pyodide_version = pyodide_version(pyodide_dir)
         self.engine = engine
-        self.engine_gzip = _gzip(engine.data)
+        self.bytecode: Bytecode | None = (
+            load_bytecode(bytecode_dir, engine.version, self.pyodide_version)
+            if bytecode_dir is not None
+            else None
+        )
+        # What /engine.zip sends: identity, gzip and Brotli bodies (Brotli made by `make`).
+        self.engine_bodies: tuple[bytes, bytes, bytes | None]
+        if self.bytecode is None:
+            self.engine_bodies = (engine.data, _gzip(engine.data), None)
+        else:
+            code = self.bytecode
+            self.engine_bodies = (code.engine, _gzip(code.engine), code.engine_br)
+        self.engine_etag = _short_hash(self.engine_bodies[0])
         self.extra_static = dict(extra_static)
         self.cache = FileCache()
+        self.stdlib_gzip: bytes | None = None
+        self.stdlib_lock = threading.Lock()
         info = {
             "version": engine.version,
+            "format": "source" if self.bytecode is None else "bytecode",
             "files": list(engine.files),
             "pyodide": (
                 {"version": self.pyodide_version, "url": f"/pyodide/{self.pyodide_version}/"}
                 if self.pyodide_version
                 else None
             ),
+            "stdlib": (
+                None if self.bytecode is None else f"/stdlib/{self.bytecode.stdlib_version}.zip"
+            ),
+            "snapshot": snapshot,
         }
         self.engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
 
@@ -177,14 +222,52 @@ class _App:
         return PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
 
     async def engine_zip(self, request: Request) -> Response:
+        body, gzip_body, br_body = self.engine_bodies
         return representation_response(
             request.headers,
             media_type="application/zip",
             headers={"Cache-Control": NO_CACHE},
-            etag=self.engine.etag,
-            body=self.engine.data,
-            gzip_body=self.engine_gzip,
-            gzip_etag=f'"{self.engine.version}.gz"',
+            etag=f'"{self.engine_etag}"',
+            body=body,
+            gzip_body=gzip_body,
+            gzip_etag=f'"{self.engine_etag}.gz"',
+            br_body=br_body,
+            br_etag=f'"{self.engine_etag}.br"',
+        )
+
+    def _stdlib_gzip(self) -> bytes:
+        """The stdlib's gzip, made at the first request (Brotli is made by `make`)."""
+        assert self.bytecode is not None
+        with self.stdlib_lock:
+            if self.stdlib_gzip is None:
+                self.stdlib_gzip = _gzip(self.bytecode.stdlib)
+            return self.stdlib_gzip
+
+    async def stdlib(self, request: Request) -> Response:
+        code = self.bytecode
+        if code is None or request.path_params["name"] != f"{code.stdlib_version}.zip":
+            return PlainTextResponse("Not Found", status_code=404)
+        gzip_body = await anyio.to_thread.run_sync(self._stdlib_gzip)
+        return representation_response(
+            request.headers,
+            media_type="application/zip",
+            headers={"Cache-Control": IMMUTABLE, **self._pyodide_headers()},
+            etag=f'"{code.stdlib_version}"',
+            body=code.stdlib,
+            gzip_body=gzip_body,
+            gzip_etag=f'"{code.stdlib_version}.gz"',
+            br_body=code.stdlib_br,
+            br_etag=f'"{code.stdlib_version}.br"',
+        )
+
+    async def start(self, request: Request) -> Response:
+        text = request.query_params.get("request")
+        status, body = await anyio.to_thread.run_sync(start_reply, text)
+        return Response(
+            body,
+            status_code=status,
+            media_type="application/json",
+            headers={"Cache-Control": "no-store"},
         )
 
     async def engine_info(self, request: Request) -> Response:
@@ -202,6 +285,8 @@ class _App:
         first, sep, rest = relative.partition("/")
         if sep and self.pyodide_version and first == self.pyodide_version:
             relative, cache_control = rest, IMMUTABLE
+        if relative not in PYODIDE_FILES:
+            return PlainTextResponse("Not Found", status_code=404)
         headers = {"Cache-Control": cache_control, **self._pyodide_headers()}
         return await self._file(self.pyodide_dir, relative, request.headers, headers)
 
@@ -253,11 +338,18 @@ def create_app(
     web_dir: Path | None = None,
     engine_dir: Path | None = None,
     extra_static: Mapping[str, Path] | None = None,
+    bytecode_dir: Path | None = None,
+    fast_start: bool = True,
+    snapshot: bool = True,
 ) -> Starlette:
     """Build the app.
 
     ``pyodide_dir`` defaults to :func:`default_pyodide_dir`, ``web_dir`` to ``spider/web/``,
-    ``engine_dir`` (the package zipped into ``/engine.zip``) to the ``spider`` package itself.
+    ``engine_dir`` (the package zipped into ``/engine.zip``) to the ``spider`` package itself,
+    ``bytecode_dir`` to :func:`spider.serve_bytecode.default_bytecode_dir`. ``fast_start=False``
+    serves the plain start (sources only, no ``/start.json``), for comparison in benchmarks;
+    ``snapshot=False`` tells the worker not to use a memory snapshot (``snapshot`` in
+    ``/engine.json``), likewise.
     ``extra_static`` maps URL prefixes (``"_test/"``, no leading slash, with a trailing one) to
     more directories, served with ``no-cache``: tests use it for their own pages.
     """
@@ -270,11 +362,15 @@ def create_app(
         pyodide_dir=(pyodide_dir or default_pyodide_dir()),
         engine=build_engine_zip(engine_dir or PACKAGE_DIR),
         extra_static=extra,
+        bytecode_dir=(bytecode_dir or default_bytecode_dir(REPO_DIR)) if fast_start else None,
+        snapshot=snapshot,
     )
     routes: list[BaseRoute] = [
         Route("/healthz", handlers.healthz, methods=["GET", "HEAD"]),
+        Route("/stdlib/{name}", handlers.stdlib, methods=["GET", "HEAD"]),
         Route("/engine.zip", handlers.engine_zip, methods=["GET", "HEAD"]),
         Route("/engine.json", handlers.engine_info, methods=["GET", "HEAD"]),
+        *([Route("/start.json", handlers.start, methods=["GET", "HEAD"])] if fast_start else []),
         Route("/pyodide/{path:path}", handlers.pyodide, methods=["GET", "HEAD"]),
         Route("/{path:path}", handlers.static, methods=["GET", "HEAD"]),
     ]
@@ -283,6 +379,7 @@ def create_app(
     app.state.pyodide_dir = handlers.pyodide_dir
     app.state.pyodide_version = handlers.pyodide_version
     app.state.engine = handlers.engine
+    app.state.bytecode = handlers.bytecode
     return app
 
 
@@ -316,6 +413,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False)
         f"from {state.pyodide_dir})",
         file=sys.stderr,
     )
+    if state.bytecode is None:
+        print(
+            "spider serve: warning: no bytecode built for this engine (run `make`): "
+            "the app starts from sources, slower",
+            file=sys.stderr,
+        )
     config = uvicorn.Config(app, host=host, port=port, server_header=False, log_level="info")
     server = uvicorn.Server(config)
     if open_browser:

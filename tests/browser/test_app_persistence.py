@@ -4,6 +4,7 @@ after one visit the app loads and plays offline."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +97,60 @@ def test_offline_reload_still_plays(page: Page, profile: str, screenshot: Any) -
         screenshot(page, "offline")
     finally:
         page.context.set_offline(False)
+
+
+SNAPSHOT_STATE = """() => caches.open('spider-snapshot').then(async (cache) => {
+  const keys = await cache.keys();
+  const size = async (k) => (await (await cache.match(k)).arrayBuffer()).byteLength;
+  const sizes = await Promise.all(keys.map(size));
+  return {keys: keys.map((k) => new URL(k.url).pathname), sizes};
+})"""
+HOW_STARTED = (
+    "() => performance.getEntriesByName('spider:engine-timings')[0]?.detail?.snapshot ?? null"
+)
+
+
+def _snapshot_written(page: Page) -> dict[str, Any]:
+    """What the snapshot cache holds, once the worker has written a snapshot into it."""
+    deadline = time.monotonic() + 60
+    while True:
+        state: dict[str, Any] = page.evaluate(SNAPSHOT_STATE)
+        if (state["sizes"] and state["sizes"][0] > 1e6) or time.monotonic() > deadline:
+            return state
+        page.wait_for_timeout(100)
+
+
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
+def test_memory_snapshot_restores_and_falls_back(page: Page, profile: str) -> None:
+    game = Game.from_code(SPIDER_2)
+    open_app(page, f"/?code={SPIDER_2}")
+    assert page.evaluate(HOW_STARTED) == "made"
+    made = _snapshot_written(page)
+    assert len(made["keys"]) == 1 and made["keys"][0].startswith("/snapshot/")
+    # The next start restores it, and plays.
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(HOW_STARTED) == "restored"
+    drag(page, profile, 1, -1, 4)
+    game.move(1, 4, 1)
+    assert_shows(page, game)
+    # A broken snapshot (as one of another build would be) is refused: a plain start, which
+    # makes a good one again.
+    page.evaluate(
+        "(key) => caches.open('spider-snapshot')"
+        ".then((c) => c.put(key, new Response(new Uint8Array(4096))))",
+        made["keys"][0],
+    )
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(HOW_STARTED) == "refused"
+    assert_shows(page, game)
+    assert _snapshot_written(page)["sizes"] == made["sizes"]
+    # None at all (evicted, storage full): a plain start that makes one.
+    page.evaluate("() => caches.delete('spider-snapshot')")
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(HOW_STARTED) == "made"
+    page.keyboard.press("u")
+    game.undo()
+    assert_shows(page, game)

@@ -61,16 +61,27 @@ def test_app_page_headers_and_screenshot(page: Page, screenshot: Any, profile: s
     assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
     assert headers["x-frame-options"] == "DENY"
     assert headers["cache-control"] == "no-cache"
-    # Until the engine's first state arrives the table is bare: no stock badge (an empty badge
-    # once showed as a yellow dash) and no share button without a code.
-    engine, badge_height, share_visibility = page.evaluate(
+    # Until a first table is painted the table is bare: no stock badge (an empty badge once
+    # showed as a yellow dash) and no share button without a code.
+    engine, painted, badge, share = page.evaluate(
         "() => [document.documentElement.dataset.engine,"
+        " document.querySelectorAll('[data-column] > [data-face]').length > 0,"
         " document.querySelector('[data-stock] .stock-count').getBoundingClientRect().height,"
         " getComputedStyle(document.querySelector('[data-action=share]')).visibility]"
     )
     assert engine != "ready"  # Pyodide takes seconds to start; this runs in milliseconds
-    assert badge_height == 0
-    assert share_visibility == "hidden"
+    assert (badge > 0, share) == ((True, "visible") if painted else (False, "hidden"))
+    # A first visit: the server's engine deals the table, painted before the worker is ready.
+    page.wait_for_function(
+        "() => ['spider:first-table', 'spider:engine-ready']"
+        ".every((name) => performance.getEntriesByName(name).length)",
+        timeout=60_000,
+    )
+    first_table, engine_ready = page.evaluate(
+        "() => ['spider:first-table', 'spider:engine-ready']"
+        ".map((name) => performance.getEntriesByName(name)[0].startTime)"
+    )
+    assert first_table < engine_ready
     path = screenshot(page, "loaded")
     assert path.name == f"test_app_page_headers_and_screenshot-{profile}-loaded.png"
     assert path.stat().st_size > 0

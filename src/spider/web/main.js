@@ -8,7 +8,7 @@
 import { shake } from "./anim.js";
 import * as dialogs from "./dialogs.js";
 import { DragController } from "./drag.js";
-import { EngineClient } from "./engine-client.js";
+import { engine } from "./boot.js";
 import * as i18n from "./i18n.js";
 import { Keyboard } from "./keyboard.js";
 import * as recent from "./recent.js";
@@ -78,7 +78,6 @@ let deferredRender = null;
 let messageTimer = 0;
 let hintMarks = null;
 
-const engine = new EngineClient();
 const renderer = new Renderer();
 const timer = new Timer((ms) => {
   $("[data-time]").textContent = i18n.formatTime(ms);
@@ -215,14 +214,17 @@ function setEngineStatus(status) {
   }
 }
 
-engine.addEventListener("status", (e) => {
-  const { status } = e.detail;
+function onEngineStatus(status) {
   if (status === "ready") {
     engineReady = true;
     performance.mark("spider:engine-timings", { detail: engine.timings });
   }
   setEngineStatus(status === "ready" ? (booted ? "ready" : "loading") : status);
-});
+}
+
+engine.addEventListener("status", (e) => onEngineStatus(e.detail.status));
+// boot.js started the worker before this module ran: it may be ready already.
+if (engine.ready) onEngineStatus("ready");
 
 // ---- saving ----
 
@@ -830,6 +832,22 @@ function registerServiceWorker() {
 
 // ---- start ----
 
+/**
+ * The reply to the first request `req` (op "new" or "open") from the engine on the server
+ * (/start.json), so that a first visit shows its table before the worker is ready; null where
+ * there is none (a static host, offline, an error).
+ */
+async function startFromServer(req) {
+  try {
+    const url = `/start.json?request=${encodeURIComponent(JSON.stringify(req))}`;
+    const response = await fetch(url, { cache: "no-store" });
+    const reply = response.ok ? await response.json() : null;
+    return reply?.ok && reply.state && typeof reply.saved === "string" ? reply : null;
+  } catch {
+    return null;
+  }
+}
+
 async function boot() {
   const s = settings.get();
   const params = new URLSearchParams(location.search);
@@ -842,10 +860,12 @@ async function boot() {
   else if (stored) first = { op: "load", saved: stored.saved, undo_limit: undoLimit };
   else first = { op: "new", ...s.options, undo_limit: undoLimit };
 
-  // The first request goes out before anything else can: input made while the engine starts is
-  // sent after it and answered in order.
-  engine.start();
-  let pending = engine.request(first);
+  // A new game or a link: the server's engine deals it while the worker starts (boot.js), and
+  // the worker loads the game the server saved. The first request goes out before anything
+  // else can: input made while the engine starts is sent after it and answered in order.
+  const language = i18n.setLanguage(i18n.pickLanguage(s.lang));
+  const early = first.op === "load" ? null : await startFromServer(first);
+  let pending = engine.request(early ? { op: "load", saved: early.saved, undo_limit: undoLimit } : first);
 
   if (first.op === "open") {
     // Opened from a link: the game is saved like any other, so a reload keeps it.
@@ -855,13 +875,17 @@ async function boot() {
     history.replaceState(null, "", location.pathname + (q ? `?${q}` : "") + location.hash);
   }
 
-  await i18n.setLanguage(i18n.pickLanguage(s.lang));
+  await language;
   i18n.applyToDocument();
   html.classList.toggle("four-color", s.fourColor);
   setEngineStatus(engine.status === "error" ? "error" : "loading");
 
   // The table appears at once from the saved game, before the engine is ready.
-  if (stored) {
+  if (early) {
+    state = early.state;
+    saved = early.saved;
+    paint({ animate: false });
+  } else if (stored) {
     state = stored.state;
     saved = stored.saved;
     meta = stored.meta;
@@ -870,6 +894,7 @@ async function boot() {
   }
 
   let reply = await pending;
+  if (early && !reply.ok) reply = await engine.request(first); // the server's game would not load
   if (!reply.ok && first.op !== "new") {
     if (first.op === "load") storage.reject(GAME_KEY);
     else showMessage(messageFor(reply.error?.code), { ms: 6000 });

@@ -1,6 +1,7 @@
 // Service worker: after one visit the app loads and plays with no network.
 //
-// Install caches the app shell, the engine (/engine.zip) and the Pyodide runtime. Pages are then
+// Install caches the app shell, the engine (/engine.zip), the Pyodide runtime and the bytecode
+// standard library /engine.json names (then Pyodide's own python_stdlib.zip is not needed). Pages are then
 // served from the cache at once (stale-while-revalidate); on each visit a background check asks
 // the server whether any cached file changed. If one did, the whole shell is fetched again, so
 // files of two versions never mix, and the open pages are told that an update is ready (it is
@@ -13,10 +14,12 @@ const CHECK_EVERY_MS = 60 * 1000;
 const SHELL = [
   "/",
   "/app.css",
+  "/boot.js",
   "/main.js",
   "/anim.js",
   "/dialogs.js",
   "/drag.js",
+  "/engine-boot.js",
   "/engine-client.js",
   "/i18n.js",
   "/keyboard.js",
@@ -42,7 +45,7 @@ const SHELL = [
 ];
 
 // Pyodide is served under a versioned, immutable address named in /engine.json.
-const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
 const PYODIDE_LOADERS = ["pyodide.asm.mjs", "pyodide.asm.js"]; // one of them, by version
 
 let lastCheck = 0;
@@ -61,28 +64,31 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+      // The engine worker's memory snapshot (worker.js) has a cache of its own.
+      for (const key of await caches.keys()) if (key !== CACHE && key !== "spider-snapshot") await caches.delete(key);
       await self.clients.claim();
     })(),
   );
 });
 
-/** The versioned Pyodide address of the cached /engine.json, such as "/pyodide/314.0.7/". */
-async function pyodideBase(cache) {
+/** What the cached /engine.json says about the runtime. */
+async function runtimeInfo(cache) {
   const meta = await cache.match("/engine.json");
   const info = meta ? await meta.json().catch(() => ({})) : {};
-  return info?.pyodide?.url ?? "/pyodide/";
+  // The versioned Pyodide address, such as "/pyodide/314.0.7/"; the bytecode stdlib or null.
+  return { base: info?.pyodide?.url ?? "/pyodide/", stdlib: info?.stdlib ?? null };
 }
 
 async function cachePyodide(cache) {
-  const base = await pyodideBase(cache);
-  await cache.addAll(PYODIDE_FILES.map((f) => base + f));
+  const { base, stdlib } = await runtimeInfo(cache);
+  await cache.addAll([...PYODIDE_FILES.map((f) => base + f), stdlib ?? `${base}python_stdlib.zip`]);
   const loaders = await Promise.allSettled(PYODIDE_LOADERS.map((f) => cache.add(base + f)));
   if (!loaders.some((r) => r.status === "fulfilled")) throw new Error("no Pyodide loader");
-  // Drop the files of any other Pyodide version.
+  // Drop the files of any other Pyodide version or standard library.
   for (const request of await cache.keys()) {
     const path = new URL(request.url).pathname;
     if (path.startsWith("/pyodide/") && !path.startsWith(base)) await cache.delete(request);
+    if (path.startsWith("/stdlib/") && path !== stdlib) await cache.delete(request);
   }
 }
 
@@ -117,10 +123,10 @@ async function checkForUpdate() {
   lastCheck = Date.now();
   try {
     const cache = await caches.open(CACHE);
-    const before = await pyodideBase(cache);
+    const before = JSON.stringify(await runtimeInfo(cache));
     const changed = await Promise.all(SHELL.map((url) => refresh(cache, url).catch(() => false)));
     if (!changed.some(Boolean)) return;
-    if ((await pyodideBase(cache)) !== before) await cachePyodide(cache);
+    if (JSON.stringify(await runtimeInfo(cache)) !== before) await cachePyodide(cache);
     await notify("updated");
   } catch {
     // Offline or the server is away: the cached version keeps working.
@@ -153,7 +159,8 @@ self.addEventListener("fetch", (event) => {
     );
     return;
   }
-  if (url.pathname === "/sw.js") return;
+  // The server's first deal is for this moment only (and offline there is none).
+  if (url.pathname === "/sw.js" || url.pathname === "/start.json") return;
   event.respondWith(cacheFirst(request));
 });
 

@@ -17,51 +17,111 @@
 // raise KeyboardInterrupt, the solver returns its partial result, and the worker stays warm for
 // the next search. Elsewhere a search is cancelled by terminating its worker.
 
-const ENGINE_DIR = "/home/pyodide/engine";
+import { installStdlibFallback, startEngine } from "./engine-boot.js";
+
 let handle = null;
 let currentId = null;
 let interrupts = null; // the shared interrupt buffer, when the page sent one
 
 const timings = {};
 
+/** The bytes at `url`, synchronously (a worker may block; an import cannot wait). */
+function fetchSync(url) {
+  const xhr = new XMLHttpRequest();
+  xhr.open("GET", url, false);
+  xhr.responseType = "arraybuffer";
+  xhr.send();
+  if (xhr.status !== 200) throw new Error(`${url}: HTTP ${xhr.status}`);
+  return new Uint8Array(xhr.response);
+}
+
+// A memory snapshot of Pyodide with the engine started (about 30 MB) is kept in Cache Storage
+// under a key naming everything in it: Pyodide's version, the standard library, the engine. A
+// start without one makes it (a copy of the memory, then written in the background); a start
+// with one restores it, which skips Python's start-up and the engine's imports. Whatever goes
+// wrong with it (another build, a broken or missing entry, storage full) ends in a plain start.
+const SNAPSHOTS = "spider-snapshot";
+
+/** The snapshot's key, or null where there is none (the plain start: sources). */
+function snapshotKey(meta) {
+  if (!meta?.stdlib || !meta?.pyodide?.version || !meta?.version || meta.snapshot === false) return null;
+  return `/snapshot/${meta.pyodide.version}/${meta.stdlib.split("/").pop()}/${meta.version}`;
+}
+
+/** The stored snapshot under `key`, or null (none, or Cache Storage refused). */
+async function readSnapshot(key) {
+  try {
+    const hit = await (await caches.open(SNAPSHOTS)).match(key);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores `bytes` as the only snapshot; a failure (storage full) leaves none. */
+async function writeSnapshot(key, bytes) {
+  try {
+    const cache = await caches.open(SNAPSHOTS);
+    await cache.put(key, new Response(bytes));
+    for (const old of await cache.keys()) if (new URL(old.url).pathname !== key) await cache.delete(old);
+  } catch {
+    await caches.delete(SNAPSHOTS).catch(() => {});
+  }
+}
+
+/** Pyodide, restored from `snapshot` when it can be, else started plainly. */
+async function loadRuntime(loadPyodide, options, key, snapshot) {
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      timings.snapshot = "restored";
+      return { pyodide, restored: true };
+    } catch {
+      timings.snapshot = "refused"; // another build or a broken file: made again below
+      await caches.delete(SNAPSHOTS).catch(() => {});
+    }
+  }
+  const pyodide = await loadPyodide(key ? { ...options, _makeSnapshot: true } : options);
+  return { pyodide, restored: false };
+}
+
 async function start() {
   const t0 = performance.now();
-  // /engine.json names the engine's version and Pyodide's versioned (immutable) address.
+  // Everything loads side by side: the engine, and once /engine.json has named Pyodide's
+  // versioned (immutable) address and the bytecode standard library, Pyodide itself and the
+  // snapshot.
+  const zip = fetch("/engine.zip").then((r) => {
+    if (!r.ok) throw new Error(`/engine.zip: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  zip.catch(() => {}); // awaited below, unless Pyodide fails first
   const meta = await fetch("/engine.json")
     .then((r) => (r.ok ? r.json() : {}))
     .catch(() => ({}));
   const indexURL = meta?.pyodide?.url ?? "/pyodide/";
-  // Pyodide and the engine sources load side by side.
-  const [pyodide, zip] = await Promise.all([
-    import(`${indexURL}pyodide.mjs`)
-      .then(({ loadPyodide }) => loadPyodide({ indexURL }))
-      .then((py) => {
-        timings.pyodide = performance.now() - t0;
-        return py;
-      }),
-    fetch("/engine.zip").then((r) => {
-      if (!r.ok) throw new Error(`/engine.zip: HTTP ${r.status}`);
-      return r.arrayBuffer();
-    }),
+  const options = meta?.stdlib ? { indexURL, stdLibURL: meta.stdlib } : { indexURL };
+  const key = snapshotKey(meta);
+  const [{ loadPyodide }, snapshot] = await Promise.all([
+    import(`${indexURL}pyodide.mjs`),
+    key ? readSnapshot(key) : null,
   ]);
-  if (interrupts) pyodide.setInterruptBuffer(interrupts);
-  pyodide.unpackArchive(zip, "zip", { extractDir: ENGINE_DIR });
-  const sys = pyodide.pyimport("sys");
-  sys.path.insert(0, ENGINE_DIR);
+  const { pyodide, restored } = await loadRuntime(loadPyodide, options, key, snapshot);
+  timings.pyodide = performance.now() - t0;
   const t1 = performance.now();
+  let made = null;
   // Progress of long requests goes straight to the page, tagged with the request's id.
-  pyodide.globals.set("post_progress", (text) =>
-    postMessage({ type: "progress", id: currentId, data: JSON.parse(text) }),
-  );
-  handle = pyodide.runPython(
-    [
-      "import json",
-      "from spider.protocol import Session",
-      "session = Session()",
-      "session.progress = lambda data: post_progress(json.dumps(data))",
-      "session.handle_json",
-    ].join("\n"),
-  );
+  handle = startEngine(pyodide, await zip, (text) => postMessage({ type: "progress", id: currentId, data: JSON.parse(text) }), {
+    restored,
+    beforeConnect: () => {
+      if (key && !restored) made = pyodide.makeMemorySnapshot();
+    },
+  });
+  if (made) {
+    timings.snapshot = timings.snapshot ?? "made";
+    writeSnapshot(key, made);
+  }
+  if (meta?.stdlib) installStdlibFallback(pyodide, () => fetchSync(`${indexURL}python_stdlib.zip`));
+  if (interrupts) pyodide.setInterruptBuffer(interrupts);
   timings.engine = performance.now() - t1;
   timings.total = performance.now() - t0;
   return meta.version ?? null;

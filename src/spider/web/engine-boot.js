@@ -1,0 +1,105 @@
+// @ts-check
+// How the engine starts inside Pyodide, in one place: the worker (worker.js) runs it in the
+// browser; under Node, scripts/compile_bytecode.mjs runs it to learn which standard-library
+// modules to compile, and tests/test_bytecode.py runs it to check every protocol request.
+
+/** Where the engine's zip is unpacked; the bytecode is compiled under these file names. */
+export const ENGINE_DIR = "/home/pyodide/engine";
+
+/** The note that lists the modules left out, inside the bytecode standard library's zip. */
+export const STDLIB_REST_NOTE = "spider-stdlib-rest.txt";
+
+/** Python that imports and creates the engine (nothing from JavaScript: a snapshot may follow). */
+export const IMPORT_ENGINE = `
+import sys
+sys.path.insert(0, "${ENGINE_DIR}")
+import json
+from spider.protocol import Session
+session = Session()
+`;
+
+/**
+ * Python that connects the engine to the page: needs a global `post_progress(text)`; reseeds
+ * the random numbers (a restored snapshot would deal the same games again); its value answers
+ * one JSON request with a JSON reply.
+ */
+export const CONNECT_ENGINE = `
+import random
+random.seed()
+session.progress = lambda data: post_progress(json.dumps(data))
+session.handle_json
+`;
+
+// The bytecode standard library holds only the modules imported at start. A module that a
+// request imports later (inside a function) is found by this finder, last on sys.meta_path, in
+// Pyodide's full standard library, fetched once at the first such import. The list of the
+// modules left out is in the bytecode zip itself (written by scripts/compile_bytecode.mjs).
+const FALLBACK = `
+import sys
+import zipimport
+from importlib.machinery import PathFinder
+
+TRIMMED = f"/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip"
+FULL = TRIMMED[:-4] + "-full.zip"
+
+
+class FullStdlib:
+    """Finds the standard-library modules left out of the bytecode standard library."""
+
+    def __init__(self, fetch, names):
+        self.fetch = fetch
+        self.names = names
+        self.found = []
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in self.names:
+            return None
+        if not self.found:
+            with open(FULL, "wb") as fh:
+                fh.write(bytes(self.fetch().to_py()))
+            sys.path.append(FULL)
+        self.found.append(name)
+        where = [FULL] if path is None else [p.replace(TRIMMED, FULL) for p in path]
+        return PathFinder.find_spec(name, where)
+
+
+def install(fetch):
+    try:
+        text = zipimport.zipimporter(TRIMMED).get_data("${STDLIB_REST_NOTE}")
+    except OSError:
+        return None  # the full standard library: nothing was left out
+    finder = FullStdlib(fetch, frozenset(text.decode().split()))
+    sys.meta_path.append(finder)
+    return finder
+install
+`;
+
+/**
+ * Installs the finder of left-out modules; `fetchFull()` returns the bytes of Pyodide's full
+ * `python_stdlib.zip` (synchronously: an import cannot wait). Returns the finder (its `found`
+ * lists the modules it loaded), or undefined when the standard library is complete.
+ * @param {any} pyodide
+ * @param {() => Uint8Array} fetchFull
+ */
+export function installStdlibFallback(pyodide, fetchFull) {
+  return pyodide.runPython(FALLBACK)(fetchFull) ?? undefined;
+}
+
+/**
+ * Unpacks the engine and starts it; returns the function that answers a JSON request.
+ * `restored`: Pyodide was restored from a memory snapshot that holds the started engine (its
+ * files are not in the snapshot: they are unpacked again). `beforeConnect()` runs when the
+ * engine is imported and nothing from JavaScript is in Python yet: the moment for a snapshot.
+ * @param {any} pyodide
+ * @param {ArrayBuffer | Uint8Array} engineZip
+ * @param {(text: string) => void} postProgress
+ * @param {{restored?: boolean, beforeConnect?: () => void}} [options]
+ * @returns {(text: string) => string}
+ */
+export function startEngine(pyodide, engineZip, postProgress, { restored = false, beforeConnect } = {}) {
+  pyodide.unpackArchive(engineZip, "zip", { extractDir: ENGINE_DIR });
+  if (!restored) pyodide.runPython(IMPORT_ENGINE);
+  beforeConnect?.();
+  pyodide.globals.set("post_progress", postProgress);
+  return pyodide.runPython(CONNECT_ENGINE);
+}
