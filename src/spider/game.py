@@ -31,7 +31,7 @@ from .rules import (
     legal_moves,
     scored,
     settle,
-    turns_over,
+    settle_move,
 )
 from .shuffle import MAX_NUMBER, shuffled_deck
 from .winnable import random_winnable_number
@@ -566,9 +566,10 @@ class Game:
         Dealing is not a card move: see :meth:`can_deal`.
         """
         lengths = self._group
-        for index, length in enumerate(lengths):
-            if length < 0:
-                self._group_length(index)
+        if min(lengths) < 0:  # a column changed since the last call: fill the cache again
+            for index, length in enumerate(lengths):
+                if length < 0:
+                    self._group_length(index)
         return legal_moves(self._cols, lengths)
 
     def is_legal(self, move: Move) -> bool:
@@ -655,18 +656,14 @@ class Game:
         group = self._group
         group[src] = -1
         group[dst] = -1
-        flipped_src = turns_over(len(source), down[src])
+        flipped_src, run_suit, flipped_dst = settle_move(source, down[src], target, down[dst])
         if flipped_src:
             down[src] -= 1
         self._moves += 1
-        run_suit = -1
-        flipped_dst = False
-        if target[-1] & 15 == 1:  # only an ace can complete a run
-            run_suit, flipped_dst = settle(target, down[dst])
-            if run_suit >= 0:
-                self._removed.append(run_suit)
-                if flipped_dst:
-                    down[dst] -= 1
+        if run_suit >= 0:
+            self._removed.append(run_suit)
+            if flipped_dst:
+                down[dst] -= 1
         self._score = scored(
             previous_score, self._standard, self._floor, run_suit >= 0, flipped_src + flipped_dst
         )

@@ -33,6 +33,7 @@ __all__ = [
     "may_deal",
     "scored",
     "settle",
+    "settle_move",
     "turns_over",
 ]
 
@@ -44,6 +45,10 @@ UNKNOWN: Final = 0
 
 EMPTY: Final = -1
 """The top of an empty column, for :func:`destination_index`."""
+
+_NO_COLUMNS: Final[list[int]] = []
+"""The shared entry of :func:`destination_index` for ranks no column takes (never modified:
+callers only read the lists, or build new ones from them)."""
 
 DealRefusal = tuple[Literal["stock-empty", "empty-column"], int]
 """Why a deal is refused: the code, and the first empty column (-1 for an empty stock)."""
@@ -82,13 +87,18 @@ def destination_index(tops: Sequence[int]) -> tuple[list[list[int]], list[int]]:
     right, the columns a group whose lowest card has rank ``r`` may go onto besides the empty
     columns ``empties`` (the same placement rule as :func:`accepts`).
     """
-    by_rank: list[list[int]] = [[] for _ in range(14)]
+    by_rank = [_NO_COLUMNS] * 14  # a list of its own only for the ranks that have columns
     empties: list[int] = []
     for index, top in enumerate(tops):
         if top == EMPTY:
             empties.append(index)
         elif top != UNKNOWN:
-            by_rank[(top & 15) - 1].append(index)
+            rank = (top & 15) - 1
+            columns = by_rank[rank]
+            if columns is _NO_COLUMNS:
+                by_rank[rank] = [index]
+            else:
+                columns.append(index)
     return by_rank, empties
 
 
@@ -126,6 +136,19 @@ def turns_over(size: int, down: int) -> bool:
     """True when a column of ``size`` cards, ``down`` of them face down, must turn its top card:
     every card left is face down."""
     return size > 0 and size == down
+
+
+def settle_move(
+    source: list[int], source_down: int, target: list[int], target_down: int
+) -> tuple[bool, int, bool]:
+    """Settle both columns of a card move (in place), ``source`` having given the cards that
+    ``target`` received: ``(card turned in source, suit index of the run removed from target or
+    -1, card turned in target)``."""
+    turned = turns_over(len(source), source_down)
+    if target[-1] & 15 != 1:  # only an ace can complete a run
+        return turned, -1, False
+    run_suit, turned_target = settle(target, target_down)
+    return turned, run_suit, turned_target
 
 
 def settle(cards: list[int], down: int) -> tuple[int, bool]:
