@@ -643,7 +643,14 @@ class Game:
                 raise ValueError(f"unknown action {action!r}")
             self.deal()
         else:
-            self.move(action.src, action.dst, action.count)
+            if type(action) is not Move:
+                action = Move(*action)
+            src, dst, count = action
+            self._check_move(src, dst, count)
+            if self._redo:
+                self._redo.clear()
+            self._apply_move(src, dst, count)
+            self._played.append(action)
 
     def _apply_move(self, src: int, dst: int, count: int) -> None:
         cols = self._cols
