@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any, Final, Literal, NamedTuple, Protocol, get_args
 
+from .errors import IllegalMoveCode
 from .game import Game
 from .limits import check_undo_limit, excerpt
 from .shuffle import MAX_NUMBER
@@ -32,14 +33,7 @@ __all__ = [
     "undo_limit_field",
 ]
 
-ErrorCode = Literal[
-    "no-such-column",
-    "same-column",
-    "bad-count",
-    "not-movable",
-    "no-target",
-    "stock-empty",
-    "empty-column",
+_ProtocolOnlyCode = Literal[
     "no-destination",
     "nothing-to-undo",
     "nothing-to-redo",
@@ -50,9 +44,13 @@ ErrorCode = Literal[
     "no-game",
     "internal-error",
 ]
+
+ErrorCode = IllegalMoveCode | _ProtocolOnlyCode
 """Every error code a reply can carry (``docs/protocol.md`` says when each is given)."""
 
-ERROR_CODES: Final[frozenset[str]] = frozenset(get_args(ErrorCode))
+ERROR_CODES: Final[frozenset[str]] = frozenset(get_args(IllegalMoveCode)) | frozenset(
+    get_args(_ProtocolOnlyCode)
+)
 
 INT_RANGE: Final = 2**31
 """Integer fields outside ±this are refused as ``bad-request`` before the engine sees them."""
