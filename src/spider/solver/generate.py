@@ -207,7 +207,7 @@ class Solver(Heuristic):
             elif top != EMPTY:
                 by_card[top] = [index]
         out: list[Child] = []
-        frame = _Frame(state, score, infos, scores, by_rank, by_card, empty_all)
+        frame = tuple.__new__(_Frame, (state, score, infos, scores, by_rank, by_card, empty_all))
         if prune == SOUND:
             self._sound_moves(frame, out)
         elif prune == LOOSE:
@@ -262,6 +262,7 @@ class Solver(Heuristic):
         the first empty column, unless the group is the whole column."""
         state, score, infos, scores, by_rank, by_card, empty_all = frame
         empties = empty_all[:1]
+        parking = not self.flexible and bool(empty_all)  # supermoves park groups in empties
         suited_of = by_card.get
         for src, info in enumerate(infos):
             moved_base = score - info[0]
@@ -275,13 +276,15 @@ class Solver(Heuristic):
                     targets = targets + empties
                 if targets:
                     self._add_moves(state, moved_base, src, piece, targets, scores, out)
-            self._supermoves_of(frame, src, info, out)
+            if parking and info[3] > state[0][src][0] + 1:
+                self._supermoves_of(frame, src, info, out)
 
     def _strict_moves(self, frame: _Frame, out: list[Child]) -> None:
         """STRICT: as LOOSE, but a suited run is split only onto its suit and only to lengthen
         it, and a sideways move (off a card one rank higher) only frees a wanted card."""
         state, score, infos, scores, by_rank, by_card, empty_all = frame
         empties = empty_all[:1]
+        parking = not self.flexible and bool(empty_all)  # supermoves park groups in empties
         wanted = {card for info in infos for card in info[2]}
         for src, info in enumerate(infos):
             moved_base = score - info[0]
@@ -304,13 +307,14 @@ class Solver(Heuristic):
                         targets = targets + empties
                 if targets:
                     self._add_moves(state, moved_base, src, piece, targets, scores, out)
-            self._supermoves_of(frame, src, info, out)
+            if parking and info[3] > state[0][src][0] + 1:
+                self._supermoves_of(frame, src, info, out)
 
     def _supermoves_of(self, frame: _Frame, src: int, info: ColumnInfo, out: list[Child]) -> None:
-        """The supermoves of column ``src``, in the classic rule with an empty column."""
+        """The supermoves of column ``src`` (classic rule, an empty column, and cards under the
+        column's movable group that continue the sequence)."""
         state, score, _, scores, by_rank, by_card, empty_all = frame
-        if not self.flexible and empty_all and info[3] > state[0][src][0] + 1:
-            self.supermoves(state, score, src, info, empty_all, by_rank, by_card, scores, out)
+        self.supermoves(state, score, src, info, empty_all, by_rank, by_card, scores, out)
 
     def _deal(self, state: State, score: int, scores: list[int], out: list[Child]) -> None:
         """The deal (the rules allow one)."""
@@ -320,13 +324,15 @@ class Solver(Heuristic):
         new = list(columns)
         dealt_score = score + self.weights.deal  # every deal adds one to the deal count
         completed = False
+        cards = self.stock
+        column_score = self.column_score
         for index in range(dealt):
-            column = columns[index] + bytes((self.stock[dealt_before + index],))
+            column = columns[index] + bytes((cards[dealt_before + index],))
             if column[-1] & 15 == 1:  # only an ace can complete a run
                 column, removed = settle_column(column)
                 completed = completed or removed
             new[index] = column
-            dealt_score += self.column_score(column) - scores[index]
+            dealt_score += column_score(column) - scores[index]
         child: State = (tuple(new), stock - dealt)
         out.append((self.score(child) if completed else dealt_score, DEAL_CODE, child))
 
