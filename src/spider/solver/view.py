@@ -135,7 +135,7 @@ def seen_positions(game: Game) -> frozenset[tuple[Columns, tuple[int, ...]]]:
     Read from the game's history (:meth:`~spider.game.Game.positions_since_progress`), so only
     as far back as its undo limit keeps it; earlier positions cannot come back.
     """
-    down = game.position().face_down
+    down = game.face_down
     return frozenset(
         (tuple(cards[first_up:] for cards, first_up in zip(columns, down, strict=True)), down)
         for columns in game.positions_since_progress()
