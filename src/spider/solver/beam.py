@@ -24,7 +24,7 @@ from typing import Final
 
 from .generate import LOOSE, STRICT, Solver
 from .limits import Found, Limits, Stopped
-from .positions import DEAL_CODE, State, Tree
+from .positions import DEAL_CODE, State, Tree, canonical_key, is_won
 
 __all__ = ["BUDGETS", "WIDE_BUDGET", "Pool", "find", "stage_beam"]
 
@@ -139,9 +139,9 @@ def _stage_search(
     pool; False when the budget cut it short."""
     tree, seen, pool, base_positions = stage
     children = solver.children
-    key = solver.key
+    columns = solver.columns  # the key function is called directly: this loop is the hot path
     start_score, start_node, start_state = start
-    seen.add(key(start_state))
+    seen.add(canonical_key(start_state, columns))
     heap: list[tuple[int, int, int, State]] = [(-start_score, 0, start_node, start_state)]
     count = 0
     while heap:
@@ -156,12 +156,12 @@ def _stage_search(
             if action == DEAL_CODE:
                 pool.add(child_score, node, child)
                 continue
-            child_key = key(child)
+            child_key = canonical_key(child, columns)
             if child_key in seen:
                 continue
             seen.add(child_key)
             child_node = tree.add(node, action)
-            if solver.is_won(child):
+            if is_won(child):
                 raise Found(tree.line(child_node))
             heapq.heappush(heap, (-child_score, child_node, child_node, child))
         limits.positions = base_positions + len(tree.parents)

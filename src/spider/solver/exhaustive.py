@@ -10,7 +10,7 @@ import heapq
 
 from .generate import SOUND, Solver
 from .limits import Found, Limits, Stopped
-from .positions import State, Tree
+from .positions import State, Tree, canonical_key, is_won
 
 __all__ = ["exhaustive"]
 
@@ -21,11 +21,10 @@ def exhaustive(solver: Solver, limits: Limits) -> None:
     start = solver.start
     tree = Tree()
     states: list[State | None] = [start]
-    seen = {solver.key(start)}
+    columns = solver.columns  # the key function is called directly: this loop is the hot path
+    seen = {canonical_key(start, columns)}
     heap: list[tuple[int, int]] = [(-solver.score(start), 0)]
     children = solver.children
-    key = solver.key
-    is_won = solver.is_won
     add_seen = seen.add
     add_state = states.append
     push = heapq.heappush
@@ -43,7 +42,7 @@ def exhaustive(solver: Solver, limits: Limits) -> None:
         assert state is not None
         states[index] = None
         for child_score, action, child in children(state, -negative, SOUND):
-            child_key = key(child)
+            child_key = canonical_key(child, columns)
             if child_key in seen:
                 continue
             if not child[1] and is_won(child):

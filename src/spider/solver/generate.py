@@ -49,6 +49,9 @@ _NO_COLUMNS: Final[list[int]] = []
 
 _INFO_CACHE_SIZE: Final = 50_000
 
+_FITS_UNDER: Final = tuple(1 << (rank - 1) if rank else 0 for rank in range(16))
+"""``_FITS_UNDER[r]``: the bit of the rank that fits under a card of rank ``r`` (one lower)."""
+
 Child = tuple[int, ActionCode, State]
 """(score, action code, position) of a child."""
 
@@ -75,18 +78,21 @@ class ColumnInfo(NamedTuple):
     start: int  # where the movable group starts
     length: int  # how long it is
     pieces: tuple[Piece, ...]
+    ranks: int  # bit ``r`` set when a piece's lowest card has rank ``r`` (a quick "can move?")
 
 
-class _Frame(NamedTuple):
-    """What the generator knows of one position while it lists its children."""
-
-    state: State
-    score: int
-    infos: list[ColumnInfo]
-    scores: list[int]
-    by_rank: list[list[int]]
-    by_card: dict[int, list[int]]
-    empty_all: list[int]
+_Frame = tuple[
+    State,  # the position
+    int,  # its score
+    list[ColumnInfo],  # the ColumnInfo of each column
+    list[int],  # the score of each column
+    list[list[int]],  # by_rank: the columns a group of lowest rank r may go onto
+    dict[int, list[int]],  # by_card: the columns by their top card (exact suit and rank)
+    list[int],  # the empty columns
+    int,  # open_ranks: bit r set when some column takes a group of lowest rank r
+]
+"""What the generator knows of one position while it lists its children (a plain tuple: the
+interpreter unpacks those fastest, and this is unpacked once a position)."""
 
 
 class Solver(Heuristic):
@@ -116,13 +122,17 @@ class Solver(Heuristic):
         score = self.column_score(column)
         size = len(column)
         first_up = column[0] + 1
+        # Built with tuple.__new__: a NamedTuple's own __new__ is a Python call, and this runs
+        # for every new column the search meets.
         if size <= first_up:
-            info = ColumnInfo(score, 0, (), size, 0, ())
+            info = tuple.__new__(ColumnInfo, (score, 0, (), size, 0, (), 0))
         else:
             length = group_length(column, first_up, self.flexible)
             tail, wanted = self._segments(column, first_up)
-            pieces = tuple(self._piece(column, first_up, count) for count in range(1, length + 1))
-            info = ColumnInfo(score, tail, wanted, size - length, length, pieces)
+            pieces, ranks = self._pieces(column, first_up, length)
+            info = tuple.__new__(
+                ColumnInfo, (score, tail, wanted, size - length, length, pieces, ranks)
+            )
         if len(infos) > _INFO_CACHE_SIZE:
             infos.clear()
         infos[column] = info
@@ -146,21 +156,28 @@ class Solver(Heuristic):
                 wanted.append(column[position])
         return tail, tuple(wanted)
 
-    def _piece(self, column: bytes, first_up: int, count: int) -> Piece:
-        card = column[-count]
-        base = len(column) - count
-        under = column[base - 1] if base > first_up else 0
-        below = 0
-        if under == card + 1:
-            below = 1
-            index = base - 1
-            while index > first_up and column[index - 1] == column[index] + 1:
-                below += 1
-                index -= 1
-        source = turn_top(column[:base])
-        return Piece(
-            count, card, base, under, below, source, self.column_score(source), column[base:]
-        )
+    def _pieces(self, column: bytes, first_up: int, length: int) -> tuple[tuple[Piece, ...], int]:
+        """The :class:`Piece` of each group of the top ``length`` cards, smallest first, and
+        the bit mask of their lowest cards' ranks."""
+        pieces = []
+        ranks = 0
+        column_score = self.column_score
+        for count in range(1, length + 1):
+            card = column[-count]
+            base = len(column) - count
+            under = column[base - 1] if base > first_up else 0
+            below = 0
+            if under == card + 1:
+                below = 1
+                index = base - 1
+                while index > first_up and column[index - 1] == column[index] + 1:
+                    below += 1
+                    index -= 1
+            source = turn_top(column[:base])
+            fields = (count, card, base, under, below, source, column_score(source), column[base:])
+            pieces.append(tuple.__new__(Piece, fields))
+            ranks |= 1 << (card & 15)
+        return tuple(pieces), ranks
 
     def placed(
         self,
@@ -196,18 +213,22 @@ class Solver(Heuristic):
         column_count = len(columns)
         if deal_blocked_forever(stock, sum(map(len, columns)) - column_count, column_count):
             return []
-        infos = [self.column_info(column) for column in columns]
+        cached = self.infos.get
+        column_info = self.column_info
+        infos = [cached(column) or column_info(column) for column in columns]
         scores = [info[0] for info in infos]
         tops = [column[-1] if len(column) > 1 else EMPTY for column in columns]
         by_rank, empty_all = destination_index(tops)
         by_card: dict[int, list[int]] = {}  # columns by their top card (exact suit and rank)
+        open_ranks = 0
         for index, top in enumerate(tops):
             if top in by_card:
                 by_card[top].append(index)
             elif top != EMPTY:
                 by_card[top] = [index]
+                open_ranks |= _FITS_UNDER[top & 15]
         out: list[Child] = []
-        frame = tuple.__new__(_Frame, (state, score, infos, scores, by_rank, by_card, empty_all))
+        frame = (state, score, infos, scores, by_rank, by_card, empty_all, open_ranks)
         if prune == SOUND:
             self._sound_moves(frame, out)
         elif prune == LOOSE:
@@ -237,13 +258,15 @@ class Solver(Heuristic):
 
     def _sound_moves(self, frame: _Frame, out: list[Child]) -> None:
         """SOUND: every legal move but those that only permute columns no deal reaches again."""
-        state, score, infos, scores, by_rank, _, empty_all = frame
+        state, score, infos, scores, by_rank, _, empty_all, open_ranks = frame
         stock = state[1]
         # Columns no deal reaches again are interchangeable (see ``canonical_key``): one of them.
         late = [index for index in empty_all if index >= stock][:1]
         empties = [index for index in empty_all if index < stock] + late
         for src, info in enumerate(infos):
-            moved_base = score - info[0]
+            if not empties and not info.ranks & open_ranks:
+                continue  # nowhere to go (the common case)
+            moved_base = score - scores[src]
             for piece in info[5]:
                 targets = by_rank[piece[1] & 15]
                 if not targets and not empties:
@@ -260,12 +283,14 @@ class Solver(Heuristic):
     def _loose_moves(self, frame: _Frame, out: list[Child]) -> None:
         """LOOSE: a target of the group's own suit when there is one, else any rank target;
         the first empty column, unless the group is the whole column."""
-        state, score, infos, scores, by_rank, by_card, empty_all = frame
+        state, score, infos, scores, by_rank, by_card, empty_all, open_ranks = frame
         empties = empty_all[:1]
         parking = not self.flexible and bool(empty_all)  # supermoves park groups in empties
         suited_of = by_card.get
         for src, info in enumerate(infos):
-            moved_base = score - info[0]
+            if not empties and not info.ranks & open_ranks:
+                continue  # nowhere to go (the common case)
+            moved_base = score - scores[src]
             for piece in info[5]:
                 card = piece[1]
                 onto = by_rank[card & 15]
@@ -282,22 +307,30 @@ class Solver(Heuristic):
     def _strict_moves(self, frame: _Frame, out: list[Child]) -> None:
         """STRICT: as LOOSE, but a suited run is split only onto its suit and only to lengthen
         it, and a sideways move (off a card one rank higher) only frees a wanted card."""
-        state, score, infos, scores, by_rank, by_card, empty_all = frame
+        state, score, infos, scores, by_rank, by_card, empty_all, open_ranks = frame
         empties = empty_all[:1]
         parking = not self.flexible and bool(empty_all)  # supermoves park groups in empties
-        wanted = {card for info in infos for card in info[2]}
+        wanted: set[int] | None = None  # built when a sideways move first needs it
         for src, info in enumerate(infos):
-            moved_base = score - info[0]
+            if not empties and not info.ranks & open_ranks:
+                continue  # nowhere to go (the common case)
+            moved_base = score - scores[src]
             for piece in info[5]:
-                _, card, base, under, below, _, _, _ = piece
+                card = piece[1]
                 onto = by_rank[card & 15]
                 if not onto and not empties:
                     continue  # nowhere to go (the common case: skip the pruning rules)
+                base, under, below = piece[2], piece[3], piece[4]
                 suited = by_card.get(card + 1, _NO_COLUMNS)
                 if below:
                     # Splitting a suited run: only onto its suit, and only to lengthen it.
                     targets = [dst for dst in suited if infos[dst][1] > below]
-                elif under and (under & 15) == (card & 15) + 1 and under - 1 not in wanted:
+                elif (
+                    under
+                    and (under & 15) == (card & 15) + 1
+                    and under - 1
+                    not in (wanted if wanted is not None else (wanted := _wanted_cards(infos)))
+                ):
                     # A sideways move from one link to another helps only when it frees a card
                     # that a group of its suit is waiting for.
                     targets = suited
@@ -313,7 +346,7 @@ class Solver(Heuristic):
     def _supermoves_of(self, frame: _Frame, src: int, info: ColumnInfo, out: list[Child]) -> None:
         """The supermoves of column ``src`` (classic rule, an empty column, and cards under the
         column's movable group that continue the sequence)."""
-        state, score, _, scores, by_rank, by_card, empty_all = frame
+        state, score, _, scores, by_rank, by_card, empty_all, _ = frame
         self.supermoves(state, score, src, info, empty_all, by_rank, by_card, scores, out)
 
     def _deal(self, state: State, score: int, scores: list[int], out: list[Child]) -> None:
@@ -381,6 +414,12 @@ class Solver(Heuristic):
                         state, moved_score, src, source, dst, column[position:], codes, scores
                     )
                 )
+
+
+def _wanted_cards(infos: list[ColumnInfo]) -> set[int]:
+    """The bottom cards of the suited segments of every movable group (cards that a group of
+    their suit is waiting for)."""
+    return {card for info in infos for card in info[2]}
 
 
 def _supermove_codes(
