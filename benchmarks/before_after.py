@@ -101,7 +101,7 @@ def run(source: str) -> dict[str, float]:
 
 def instructions(source: str, part: str | None) -> int:
     """Instructions executed by the work (``part`` alone, or only the set-up when None)."""
-    env = dict(os.environ, PYTHONPATH=source)
+    env = dict(os.environ, PYTHONPATH=source, PYTHONHASHSEED="0")  # the same sets, the same order
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     command += [sys.executable, "-c", _WORK, *([part] if part else ["none"])]
     output = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stderr
@@ -111,14 +111,14 @@ def instructions(source: str, part: str | None) -> int:
     raise RuntimeError("valgrind printed no instruction count")
 
 
-def main_instructions(before: str, after: str) -> None:
+def main_instructions(before: str, after: str, parts: list[str]) -> None:
     print(f"Command: python benchmarks/before_after.py {before} {after} --instructions")
     print("Instructions executed (valgrind callgrind), set-up subtracted; exact, not sampled.")
     print()
     print("| work | before | after | after / before |")
     print("|---|---|---|---|")
     base = {tree: instructions(tree, None) for tree in (before, after)}
-    for part in _PARTS:
+    for part in parts:
         first = instructions(before, part) - base[before]
         second = instructions(after, part) - base[after]
         print(f"| {_INSTRUCTION_TITLES[part]} | {first:,} | {second:,} | {second / first:.3f} |")
@@ -132,9 +132,18 @@ def main() -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions under valgrind instead"
     )
+    parser.add_argument(
+        "--parts",
+        default=",".join(_PARTS),
+        help=f"with --instructions: which work to count, comma-separated ({','.join(_PARTS)})",
+    )
     args = parser.parse_args()
     if args.instructions:
-        main_instructions(args.before, args.after)
+        parts = args.parts.split(",")
+        unknown = sorted(set(parts) - set(_PARTS))
+        if unknown:
+            parser.error(f"unknown part(s) {', '.join(unknown)}: choose from {', '.join(_PARTS)}")
+        main_instructions(args.before, args.after, parts)
         return
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     for _ in range(args.rounds):
