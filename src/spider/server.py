@@ -54,6 +54,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spider.serve_bytecode import Bytecode, default_bytecode_dir, load_bytecode
 from spider.serve_engine import EngineBundle, build_engine_zip
+from spider.serve_headers import (
+    CONTENT_SECURITY_POLICY as CONTENT_SECURITY_POLICY,  # re-exported
+)
+from spider.serve_headers import (
+    NO_CACHE,
+    SECURITY_HEADERS,
+    PathRule,
+    path_rules,
+    rule_for,
+)
 from spider.serve_start import start_reply
 from spider.serve_static import (
     GZIP_LEVEL,
@@ -67,29 +77,10 @@ WEB_DIR = PACKAGE_DIR / "web"
 REPO_DIR = PACKAGE_DIR.parent.parent
 PYODIDE_ENV = "SPIDER_PYODIDE_DIR"
 
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
-    "connect-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; "
-    "base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
-)
-SECURITY_HEADERS: Mapping[str, str] = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    # Cross-origin isolation: the page may share memory with its workers (SharedArrayBuffer),
-    # which lets it interrupt a running search instead of killing the solver's worker.
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Embedder-Policy": "require-corp",
-    "Cross-Origin-Resource-Policy": "same-origin",
-}
 ALLOWED_METHODS = ("GET", "HEAD")
+#: The page, served at ``/``.
+INDEX_FILE = "index.html"
 
-NO_CACHE = "no-cache"
-IMMUTABLE = "public, max-age=31536000, immutable"
-SHORT_CACHE = "public, max-age=60"
-#: Front-end files that must always be revalidated (the page, its service worker, manifest).
-REVALIDATED_FILES = frozenset({"index.html", "sw.js", "manifest.webmanifest"})
 #: The files of the Pyodide package that the page loads (``pyodide.asm.js``: older versions).
 PYODIDE_FILES = frozenset(
     {
@@ -195,6 +186,7 @@ class _App:
             code = self.bytecode
             self.engine_bodies = (code.engine, _gzip(code.engine), code.engine_br)
         self.engine_etag = _short_hash(self.engine_bodies[0])
+        self.rules: tuple[PathRule, ...] = path_rules(self.pyodide_version)
         self.extra_static = dict(extra_static)
         self.cache = FileCache()
         self.stdlib_gzip: bytes | None = None
@@ -215,18 +207,19 @@ class _App:
         }
         self.engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
 
-    def _pyodide_headers(self) -> dict[str, str]:
-        return {"X-Pyodide-Version": self.pyodide_version} if self.pyodide_version else {}
+    def _headers(self, path: str) -> dict[str, str]:
+        """The headers of the table (:mod:`spider.serve_headers`) for the URL path ``path``."""
+        return dict(rule_for(self.rules, path).headers)
 
     async def healthz(self, request: Request) -> Response:
-        return PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
+        return PlainTextResponse("ok", headers=self._headers("/healthz"))
 
     async def engine_zip(self, request: Request) -> Response:
         body, gzip_body, br_body = self.engine_bodies
         return representation_response(
             request.headers,
             media_type="application/zip",
-            headers={"Cache-Control": NO_CACHE},
+            headers=self._headers("/engine.zip"),
             etag=f'"{self.engine_etag}"',
             body=body,
             gzip_body=gzip_body,
@@ -251,7 +244,7 @@ class _App:
         return representation_response(
             request.headers,
             media_type="application/zip",
-            headers={"Cache-Control": IMMUTABLE, **self._pyodide_headers()},
+            headers=self._headers(request.url.path),
             etag=f'"{code.stdlib_version}"',
             body=code.stdlib,
             gzip_body=gzip_body,
@@ -267,27 +260,26 @@ class _App:
             body,
             status_code=status,
             media_type="application/json",
-            headers={"Cache-Control": "no-store"},
+            headers=self._headers("/start.json"),
         )
 
     async def engine_info(self, request: Request) -> Response:
         return representation_response(
             request.headers,
             media_type="application/json",
-            headers={"Cache-Control": NO_CACHE, **self._pyodide_headers()},
+            headers=self._headers("/engine.json"),
             etag=f'"{_short_hash(self.engine_json)}"',
             body=self.engine_json,
         )
 
     async def pyodide(self, request: Request) -> Response:
         relative: str = request.path_params["path"]
-        cache_control = NO_CACHE
+        headers = self._headers(request.url.path)
         first, sep, rest = relative.partition("/")
         if sep and self.pyodide_version and first == self.pyodide_version:
-            relative, cache_control = rest, IMMUTABLE
+            relative = rest
         if relative not in PYODIDE_FILES:
             return PlainTextResponse("Not Found", status_code=404)
-        headers = {"Cache-Control": cache_control, **self._pyodide_headers()}
         return await self._file(self.pyodide_dir, relative, request.headers, headers)
 
     async def static(self, request: Request) -> Response:
@@ -297,11 +289,8 @@ class _App:
                 rest = relative[len(prefix) :]
                 return await self._file(root, rest, request.headers, {"Cache-Control": NO_CACHE})
         if relative == "":
-            relative = "index.html"
-        name = relative.rpartition("/")[2]
-        headers = {"Cache-Control": NO_CACHE if name in REVALIDATED_FILES else SHORT_CACHE}
-        if name == "sw.js":
-            headers["Service-Worker-Allowed"] = "/"
+            relative = INDEX_FILE
+        headers = self._headers(f"/{relative}")
         return await self._file(self.web_dir, relative, request.headers, headers)
 
     async def _file(
