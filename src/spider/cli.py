@@ -161,6 +161,31 @@ def _command_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _command_build_site(args: argparse.Namespace) -> int:
+    try:
+        from .serve_site import SiteError, build_site
+    except ImportError as error:  # pragma: no cover - depends on the installed extras
+        print(
+            "spider build-site needs the server extra (pip install spider-solitaire[server]): "
+            f"{error}",
+            file=sys.stderr,
+        )
+        return 2
+    deploy = Path(args.deploy_dir) if args.deploy_dir is not None else None
+    try:
+        report = build_site(Path(args.directory), deploy_dir=deploy)
+    except SiteError as error:
+        print(f"spider build-site: error: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"spider build-site: {report.files} files ({report.bytes:,} bytes, "
+        f"{report.compressed} precompressed forms beside them), Pyodide "
+        f"{report.pyodide_version}, in {report.directory}: serve public/ with nginx/spider.conf, "
+        "Caddyfile or public/_headers (see docs/hosting.md)"
+    )
+    return 0
+
+
 def _command_play(args: argparse.Namespace) -> int:
     from .play import play
 
@@ -267,6 +292,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--open", action="store_true", help="open the app in a web browser")
     serve.set_defaults(handler=_command_serve)
+    site = commands.add_parser(
+        "build-site",
+        help="write the web app as static files with nginx, Caddy and _headers configurations",
+        description="Write the whole web app into DIRECTORY as static files, precompressed, "
+        "with configurations for nginx, Caddy and hosts that read a _headers file.",
+    )
+    site.add_argument("directory", help="new or empty directory, or an earlier build to replace")
+    site.add_argument(
+        "--deploy-dir",
+        default=None,
+        help="absolute path DIRECTORY will have on the web server, named in the nginx and "
+        "Caddy configurations (default: DIRECTORY's own)",
+    )
+    site.set_defaults(handler=_command_build_site)
     _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
     return parser
 

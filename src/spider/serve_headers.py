@@ -44,6 +44,8 @@ NO_STORE = "no-store"
 IMMUTABLE = "public, max-age=31536000, immutable"
 SHORT_CACHE = "public, max-age=60"
 PYODIDE_VERSION_HEADER = "X-Pyodide-Version"
+#: The page; ``/`` serves it.
+INDEX_PATH = "/index.html"
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,13 @@ class PathRule:
     path: str
     headers: Mapping[str, str]
     static: bool = True
+    #: More exact paths with the same headers (``/``, which serves ``/index.html``).
+    also: tuple[str, ...] = ()
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """The rule's path and its aliases."""
+        return (self.path, *self.also)
 
     @property
     def is_prefix(self) -> bool:
@@ -65,7 +74,7 @@ class PathRule:
 
     def matches(self, path: str) -> bool:
         """Whether the URL path ``path`` falls under this rule."""
-        return path.startswith(self.path) if self.is_prefix else path == self.path
+        return path.startswith(self.path) if self.is_prefix else path in self.paths
 
     @property
     def cache_control(self) -> str:
@@ -83,7 +92,7 @@ def path_rules(pyodide_version: str | None) -> tuple[PathRule, ...]:
     )
     rules = [
         PathRule("/", _cache(SHORT_CACHE)),
-        PathRule("/index.html", _cache(NO_CACHE)),
+        PathRule(INDEX_PATH, _cache(NO_CACHE), also=("/",)),
         PathRule("/sw.js", {**_cache(NO_CACHE), "Service-Worker-Allowed": "/"}),
         PathRule("/manifest.webmanifest", _cache(NO_CACHE)),
         PathRule("/engine.zip", _cache(NO_CACHE)),
@@ -101,7 +110,7 @@ def path_rules(pyodide_version: str | None) -> tuple[PathRule, ...]:
 def rule_for(rules: tuple[PathRule, ...], path: str) -> PathRule:
     """The rule of ``path``: an exact rule, else the longest prefix (``/`` covers all)."""
     for rule in rules:
-        if not rule.is_prefix and rule.path == path:
+        if not rule.is_prefix and path in rule.paths:
             return rule
     prefixes = [rule for rule in rules if rule.is_prefix and path.startswith(rule.path)]
     if not prefixes:

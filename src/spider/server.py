@@ -41,6 +41,7 @@ import threading
 import time
 import webbrowser
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio.to_thread
@@ -70,6 +71,7 @@ from spider.serve_static import (
     FileCache,
     file_response,
     representation_response,
+    safe_path,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -81,6 +83,13 @@ ALLOWED_METHODS = ("GET", "HEAD")
 #: The page, served at ``/``.
 INDEX_FILE = "index.html"
 
+#: The files of the Pyodide package without which the page cannot start (and one loader).
+REQUIRED_PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.wasm",
+    "pyodide-lock.json",
+    "python_stdlib.zip",
+)
 #: The files of the Pyodide package that the page loads (``pyodide.asm.js``: older versions).
 PYODIDE_FILES = frozenset(
     {
@@ -207,6 +216,33 @@ class _App:
         }
         self.engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
 
+    def site_files(self) -> list[SiteFile]:
+        """Every file a static host needs to serve the app as this server does.
+
+        The front end, ``/engine.zip`` and ``/engine.json``, the bytecode standard library and
+        the Pyodide files the page loads, under their versioned address (a static host has no
+        ``/start.json``: the page then waits for its worker; no ``/healthz`` either).
+        """
+        files = [
+            SiteFile("/" + path.relative_to(self.web_dir).as_posix(), path=path)
+            for path in sorted(self.web_dir.rglob("*"))
+            if safe_path(self.web_dir, path.relative_to(self.web_dir).as_posix()) is not None
+        ]
+        body, _, br_body = self.engine_bodies
+        files.append(SiteFile("/engine.zip", data=body, br=br_body))
+        files.append(SiteFile("/engine.json", data=self.engine_json))
+        if self.bytecode is not None:
+            code = self.bytecode
+            files.append(
+                SiteFile(f"/stdlib/{code.stdlib_version}.zip", data=code.stdlib, br=code.stdlib_br)
+            )
+        if self.pyodide_version is not None:
+            for name in sorted(PYODIDE_FILES):
+                path = self.pyodide_dir / name
+                if path.is_file():
+                    files.append(SiteFile(f"/pyodide/{self.pyodide_version}/{name}", path=path))
+        return files
+
     def _headers(self, path: str) -> dict[str, str]:
         """The headers of the table (:mod:`spider.serve_headers`) for the URL path ``path``."""
         return dict(rule_for(self.rules, path).headers)
@@ -302,6 +338,26 @@ class _App:
         return response
 
 
+@dataclass(frozen=True)
+class SiteFile:
+    """One file of the app for a static host: its URL path and its bytes (or file).
+
+    ``br`` is a Brotli of it made by ``make``, when there is one.
+    """
+
+    url: str
+    data: bytes | None = None
+    path: Path | None = None
+    br: bytes | None = None
+
+    def read(self) -> bytes:
+        """The file's bytes."""
+        if self.data is not None:
+            return self.data
+        assert self.path is not None
+        return self.path.read_bytes()
+
+
 def _short_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
@@ -369,6 +425,7 @@ def create_app(
     app.state.pyodide_version = handlers.pyodide_version
     app.state.engine = handlers.engine
     app.state.bytecode = handlers.bytecode
+    app.state.site_files = handlers.site_files
     return app
 
 
