@@ -79,6 +79,8 @@ def _int_type(low: int, high: int, what: str) -> Callable[[str], int]:
 _PORT = _int_type(1, 65535, "a port number")
 _DEAL_NUMBER = _int_type(0, MAX_NUMBER, "a deal number")
 _WORKERS = _int_type(1, 1024, "a number of workers")
+_SERVE_WORKERS = _int_type(1, 64, "a number of worker processes")
+_TIMEOUT = _int_type(1, 3600, "a number of seconds")
 _INDEX = _int_type(0, 1_000_000, "a hint index")
 
 
@@ -157,7 +159,15 @@ def _command_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    serve(host=args.host, port=args.port, open_browser=args.open)
+    from .server import ServeOptions
+
+    options = ServeOptions(
+        workers=args.workers,
+        timeout_keep_alive=args.timeout_keep_alive,
+        timeout_request=args.timeout_request,
+        timeout_send=args.timeout_send,
+    )
+    serve(host=args.host, port=args.port, open_browser=args.open, options=options)
     return 0
 
 
@@ -291,6 +301,35 @@ def build_parser() -> argparse.ArgumentParser:
         "--port", type=_PORT, default=8000, help="port, 1 to 65535 (default: %(default)s)"
     )
     serve.add_argument("--open", action="store_true", help="open the app in a web browser")
+    serve.add_argument(
+        "--workers",
+        type=_SERVE_WORKERS,
+        default=1,
+        help="worker processes sharing the port, 1 to 64 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--timeout-keep-alive",
+        type=_TIMEOUT,
+        default=5,
+        metavar="SECONDS",
+        help="close a connection idle this long after a response, 1 to 3600 (default: 5)",
+    )
+    serve.add_argument(
+        "--timeout-request",
+        type=_TIMEOUT,
+        default=10,
+        metavar="SECONDS",
+        help="close a connection whose request has not arrived whole in this time, counted "
+        "from its first byte or the connection's opening, 1 to 3600 (default: 10)",
+    )
+    serve.add_argument(
+        "--timeout-send",
+        type=_TIMEOUT,
+        default=60,
+        metavar="SECONDS",
+        help="close a connection whose client reads nothing of a response this long, "
+        "1 to 3600 (default: 60)",
+    )
     serve.set_defaults(handler=_command_serve)
     site = commands.add_parser(
         "build-site",

@@ -79,6 +79,8 @@ COMPRESSIBLE = frozenset(
         "application/zip",
     }
 )
+#: The most URL paths whose lookup is remembered (then the memory starts again).
+MAX_RESOLVED = 4096
 #: Below this many bytes gzip is not worth a round of CPU.
 MIN_COMPRESS_SIZE = 1024
 #: Files larger than this are always streamed from disk, never gzipped in memory.
@@ -90,6 +92,12 @@ GZIP_LEVEL = 6
 BROTLI_QUALITY = 9
 #: ... and only for files up to this size (the larger ones are precompressed by ``make``).
 MAX_BROTLI_INLINE = 4 * 1024 * 1024
+#: Files up to this size are kept in memory whole (with their gzip and Brotli), so a request
+#: costs no disk read and no thread; larger ones are streamed from disk.
+MAX_MEMORY_FILE = 32 * 1024 * 1024
+#: An in-memory body is sent in pieces of this size, each when the client has taken the last
+#: (uvicorn's flow control): a slow reader holds no copy of the file.
+SEND_CHUNK = 64 * 1024
 #: The Brotli of a file made at build time, beside it: ``<name>.br``.
 BROTLI_SUFFIX = ".br"
 
@@ -183,22 +191,64 @@ class Representation:
     gzip_body: bytes | None
     br_etag: str | None = None
     br_body: bytes | None = None
+    #: The file's own bytes, kept when it is at most :data:`MAX_MEMORY_FILE` bytes.
+    body: bytes | None = None
 
     @property
     def size(self) -> int:
         """Bytes held in memory."""
-        return len(self.gzip_body or b"") + len(self.br_body or b"")
+        return len(self.gzip_body or b"") + len(self.br_body or b"") + len(self.body or b"")
 
 
 class FileCache:
-    """Content hashes and gzip bodies of files, keyed by path and stat, bounded in bytes."""
+    """Files' bytes, content hashes, gzip and Brotli, keyed by path and stat, bounded in bytes.
 
-    def __init__(self, max_bytes: int = 128 * 1024 * 1024) -> None:
+    The app's own files (the front end and Pyodide's, about 60 MB with their compressed
+    forms) fit; past the bound the least recently used are dropped.
+    """
+
+    def __init__(self, max_bytes: int = 256 * 1024 * 1024) -> None:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[tuple[str, int, int, int], Representation] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
         self._key_locks: dict[tuple[str, int, int, int], threading.Lock] = {}
+        # URL path under a root -> the real path it named and that file's stat key.
+        self._resolved: dict[tuple[str, str], tuple[Path, tuple[str, int, int, int]]] = {}
+
+    def known(
+        self, root: Path, relative: str
+    ) -> tuple[Path, os.stat_result, Representation] | None:
+        """A file looked up before and unchanged since (one ``stat``, no thread), else None."""
+        seen = self._resolved.get((str(root), relative))
+        if seen is None:
+            return None
+        path, key = seen
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        if self.key(path, st) != key:
+            return None
+        with self._lock:
+            rep = self._entries.get(key)
+        return None if rep is None else (path, st, rep)
+
+    def load(self, root: Path, relative: str) -> tuple[Path, os.stat_result, Representation] | None:
+        """Blocking: look ``relative`` up safely under ``root``, read and compress it once."""
+        path = safe_path(root, relative)
+        if path is None:
+            return None
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        rep = self.get(path, st, media_type_for(path.name))
+        with self._lock:
+            if len(self._resolved) >= MAX_RESOLVED and (str(root), relative) not in self._resolved:
+                self._resolved.clear()
+            self._resolved[(str(root), relative)] = (path, self.key(path, st))
+        return path, st, rep
 
     @staticmethod
     def key(path: Path, st: os.stat_result) -> tuple[str, int, int, int]:
@@ -226,12 +276,15 @@ class FileCache:
         worth_gzip = (
             is_compressible(media_type) and MIN_COMPRESS_SIZE <= st.st_size <= MAX_COMPRESS_SIZE
         )
-        if worth_gzip:
+        if worth_gzip or st.st_size <= MAX_MEMORY_FILE:
             data = path.read_bytes()
+            kept = data if len(data) <= MAX_MEMORY_FILE else None
             digest = hashlib.sha256(data).hexdigest()[:32]
+            if not worth_gzip:
+                return Representation(f'"{digest}"', None, None, body=kept)
             compressed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
             if len(compressed) > MAX_GZIP_RATIO * len(data):
-                return Representation(f'"{digest}"', None, None)
+                return Representation(f'"{digest}"', None, None, body=kept)
             br = self._brotli(path, data)
             return Representation(
                 f'"{digest}"',
@@ -239,6 +292,7 @@ class FileCache:
                 compressed,
                 None if br is None else f'"{digest}.br"',
                 br,
+                body=kept,
             )
         sha = hashlib.sha256()
         with path.open("rb") as fh:
@@ -271,14 +325,27 @@ class FileCache:
 
 
 class BytesResponse(Response):
-    """An in-memory body whose ``Content-Length`` stays right for ``HEAD``."""
+    """An in-memory body whose ``Content-Length`` stays right for ``HEAD``.
+
+    The body goes out in pieces of :data:`SEND_CHUNK` bytes; the server takes the next piece
+    only when the client has read enough of the last (flow control), so a client that reads
+    slowly never makes the server copy the whole body into a send buffer.
+    """
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         head = scope.get("method", "GET").upper() == "HEAD"
         await send(
             {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
         )
-        await send({"type": "http.response.body", "body": b"" if head else self.body})
+        body = b"" if head else bytes(self.body)
+        if len(body) <= SEND_CHUNK:
+            await send({"type": "http.response.body", "body": body})
+            return
+        view = memoryview(body)
+        for start in range(0, len(body), SEND_CHUNK):
+            piece = bytes(view[start : start + SEND_CHUNK])
+            more = start + SEND_CHUNK < len(body)
+            await send({"type": "http.response.body", "body": piece, "more_body": more})
 
 
 def _etag_matches(if_none_match: str, etags: Iterable[str | None]) -> bool:
@@ -322,7 +389,9 @@ def representation_response(
     has_br = br_body is not None and br_etag is not None
     if has_gzip or has_br or is_compressible(media_type):
         out["Vary"] = "Accept-Encoding"
-    encode = "range" not in request or body is not None
+    # A range of a file is served from its identity bytes on disk (Starlette handles ranges);
+    # a body that exists only in memory ignores ranges.
+    encode = "range" not in request or path is None
     accept = request.get("accept-encoding")
     use_br = has_br and encode and accepts_br(accept)
     use_gzip = not use_br and has_gzip and encode and accepts_gzip(accept)
@@ -350,7 +419,7 @@ def representation_response(
         assert gzip_body is not None
         out["Content-Encoding"] = "gzip"
         return BytesResponse(gzip_body, media_type=media_type, headers=out)
-    if body is not None:
+    if body is not None and encode:
         return BytesResponse(body, media_type=media_type, headers=out)
     assert path is not None and st is not None
     return FileResponse(path, media_type=media_type, headers=out, stat_result=st)
@@ -363,16 +432,19 @@ async def file_response(
     request: Headers,
     headers: Mapping[str, str],
 ) -> Response | None:
-    """The response for ``relative`` under ``root``, or None when there is no such file."""
-    path = await anyio.to_thread.run_sync(safe_path, root, relative)
-    if path is None:
-        return None
-    try:
-        st = await anyio.to_thread.run_sync(os.stat, path)
-    except OSError:
-        return None
+    """The response for ``relative`` under ``root``, or None when there is no such file.
+
+    A file served before is answered from memory without leaving the event loop (one
+    ``stat`` checks it has not changed); a new or changed one is looked up, read and
+    compressed in a thread.
+    """
+    found = cache.known(root, relative)
+    if found is None:
+        found = await anyio.to_thread.run_sync(cache.load, root, relative)
+        if found is None:
+            return None
+    path, st, rep = found
     media_type = media_type_for(path.name)
-    rep = await anyio.to_thread.run_sync(cache.get, path, st, media_type)
     return representation_response(
         request,
         media_type=media_type,
@@ -382,6 +454,7 @@ async def file_response(
         gzip_etag=rep.gzip_etag,
         br_body=rep.br_body,
         br_etag=rep.br_etag,
+        body=rep.body,
         path=path,
         st=st,
     )

@@ -36,6 +36,7 @@ import gzip
 import hashlib
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -43,6 +44,7 @@ import webbrowser
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
@@ -429,19 +431,46 @@ def create_app(
     return app
 
 
-def _open_when_started(server: object, url: str, timeout: float = 30.0) -> None:
+def _open_when_listening(host: str, port: int, url: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
+    target = "127.0.0.1" if host in ("", "0.0.0.0") else "::1" if host == "::" else host
     while time.monotonic() < deadline:
-        if getattr(server, "started", False):
-            webbrowser.open(url)
-            return
-        time.sleep(0.1)
+        try:
+            with socket.create_connection((target, port), timeout=1.0):
+                webbrowser.open(url)
+                return
+        except OSError:
+            time.sleep(0.1)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
+@dataclass(frozen=True)
+class ServeOptions:
+    """How ``spider serve`` runs: worker processes and the timeouts of slow or idle clients.
+
+    ``timeout_keep_alive``: seconds an idle connection stays open after a response;
+    ``timeout_request``: seconds a request may take to arrive whole (from the connection or its
+    first byte); ``timeout_send``: seconds a client may read nothing of a response
+    (see :mod:`spider.serve_protocol`).
+    """
+
+    workers: int = 1
+    timeout_keep_alive: int = 5
+    timeout_request: int = 10
+    timeout_send: int = 60
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_browser: bool = False,
+    options: ServeOptions | None = None,
+) -> None:
     """Serve the app with uvicorn until interrupted."""
     import uvicorn
 
+    from spider.serve_protocol import TimedH11Protocol, configure
+
+    options = options or ServeOptions()
     app = create_app()
     state = app.state
     url = browser_url(host, port)
@@ -456,7 +485,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False)
     print(
         f"spider serve: {url} (engine {state.engine.version}, "
         f"{len(state.engine.files)} files; Pyodide {state.pyodide_version} "
-        f"from {state.pyodide_dir})",
+        f"from {state.pyodide_dir}; {options.workers} worker(s))",
         file=sys.stderr,
     )
     if state.bytecode is None:
@@ -465,11 +494,23 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False)
             "the app starts from sources, slower",
             file=sys.stderr,
         )
-    config = uvicorn.Config(app, host=host, port=port, server_header=False, log_level="info")
-    server = uvicorn.Server(config)
+    configure(float(options.timeout_request), float(options.timeout_send))
     if open_browser:
-        threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
-    server.run()
+        threading.Thread(target=_open_when_listening, args=(host, port, url), daemon=True).start()
+    settings: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "server_header": False,
+        "log_level": "info",
+        "http": TimedH11Protocol,
+        "timeout_keep_alive": options.timeout_keep_alive,
+    }
+    if options.workers > 1:
+        # Each worker process builds its own app (the same as above) and shares the socket.
+        del app
+        uvicorn.run("spider.server:create_app", factory=True, workers=options.workers, **settings)
+        return
+    uvicorn.Server(uvicorn.Config(app, **settings)).run()
 
 
 def main(argv: list[str] | None = None) -> None:
