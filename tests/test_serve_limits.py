@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import anyio
 import pytest
@@ -15,7 +16,7 @@ import uvicorn
 from starlette.types import Message
 
 from spider.cli import main
-from spider.serve_protocol import REQUEST_TIMEOUT_ENV, SEND_TIMEOUT_ENV, TimedH11Protocol
+from spider.serve_protocol import REQUEST_TIMEOUT_ENV, SEND_TIMEOUT_ENV, TimedHttpToolsProtocol
 from spider.serve_static import SEND_CHUNK, BytesResponse
 from spider.server import create_app
 
@@ -33,7 +34,8 @@ def port() -> Iterator[int]:
         sock.bind(("127.0.0.1", 0))
         config = uvicorn.Config(
             create_app(),
-            http=TimedH11Protocol,
+            http=TimedHttpToolsProtocol,
+            loop="uvloop",
             timeout_keep_alive=TIMEOUT,
             log_level="warning",
             lifespan="off",
@@ -156,3 +158,27 @@ def test_serve_options_are_checked(
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_replayed_answers_follow_the_file(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    (tmp_path / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    script = tmp_path / "a.js"
+    script.write_text("let a = 1;\n" * 200, encoding="utf-8")
+    client = TestClient(create_app(web_dir=tmp_path))
+    first = client.get("/a.js", headers={"Accept-Encoding": "br"})
+    again = client.get("/a.js", headers={"Accept-Encoding": "br"})  # replayed
+    assert again.content == first.content == script.read_bytes()
+    assert again.headers == first.headers and again.headers["content-encoding"] == "br"
+    assert again.headers["content-security-policy"] and again.headers["etag"]
+    assert client.head("/a.js", headers={"Accept-Encoding": "br"}).content == b""
+    plain = client.get("/a.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    script.write_text("let b = 2;\n" * 300, encoding="utf-8")  # a changed file: a new answer
+    changed = client.get("/a.js", headers={"Accept-Encoding": "br"})
+    assert (
+        changed.content == script.read_bytes() and changed.headers["etag"] != first.headers["etag"]
+    )
+    script.unlink()
+    assert client.get("/a.js", headers={"Accept-Encoding": "br"}).status_code == 404

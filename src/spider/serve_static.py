@@ -324,6 +324,18 @@ class FileCache:
             self._bytes -= evicted.size
 
 
+async def send_body(send: Send, body: bytes) -> None:
+    """Send ``body`` in pieces of :data:`SEND_CHUNK` (see :class:`BytesResponse`)."""
+    if len(body) <= SEND_CHUNK:
+        await send({"type": "http.response.body", "body": body})
+        return
+    view = memoryview(body)
+    for start in range(0, len(body), SEND_CHUNK):
+        piece = bytes(view[start : start + SEND_CHUNK])
+        more = start + SEND_CHUNK < len(body)
+        await send({"type": "http.response.body", "body": piece, "more_body": more})
+
+
 class BytesResponse(Response):
     """An in-memory body whose ``Content-Length`` stays right for ``HEAD``.
 
@@ -337,15 +349,7 @@ class BytesResponse(Response):
         await send(
             {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
         )
-        body = b"" if head else bytes(self.body)
-        if len(body) <= SEND_CHUNK:
-            await send({"type": "http.response.body", "body": body})
-            return
-        view = memoryview(body)
-        for start in range(0, len(body), SEND_CHUNK):
-            piece = bytes(view[start : start + SEND_CHUNK])
-            more = start + SEND_CHUNK < len(body)
-            await send({"type": "http.response.body", "body": piece, "more_body": more})
+        await send_body(send, b"" if head else bytes(self.body))
 
 
 def _etag_matches(if_none_match: str, etags: Iterable[str | None]) -> bool:
@@ -431,8 +435,12 @@ async def file_response(
     relative: str,
     request: Headers,
     headers: Mapping[str, str],
+    memo: ResponseMemo | None = None,
+    scope: Scope | None = None,
 ) -> Response | None:
     """The response for ``relative`` under ``root``, or None when there is no such file.
+
+    With ``memo`` and the request's ``scope``, a plain request's answer is kept there.
 
     A file served before is answered from memory without leaving the event loop (one
     ``stat`` checks it has not changed); a new or changed one is looked up, read and
@@ -445,7 +453,7 @@ async def file_response(
             return None
     path, st, rep = found
     media_type = media_type_for(path.name)
-    return representation_response(
+    response = representation_response(
         request,
         media_type=media_type,
         headers=headers,
@@ -458,3 +466,95 @@ async def file_response(
         path=path,
         st=st,
     )
+    if memo is not None and scope is not None and response.status_code == 200:
+        memo.record(scope, path, st, response)
+    return response
+
+
+#: Request headers that make an answer depend on more than the file and the encoding.
+CONDITIONAL_HEADERS = frozenset(
+    {b"range", b"if-range", b"if-none-match", b"if-modified-since", b"if-match"}
+)
+#: The most answers :class:`ResponseMemo` keeps (then it starts again).
+MAX_REPLAYS = 1024
+
+
+def encoding_key(accept_encoding: str | None) -> str:
+    """The coding a client accepts that the server prefers: ``br``, ``gzip`` or ``identity``."""
+    if accepts_br(accept_encoding):
+        return "br"
+    return "gzip" if accepts_gzip(accept_encoding) else "identity"
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A complete answer for one file version and coding: raw headers and body."""
+
+    path: Path
+    key: tuple[str, int, int, int]
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+
+class ResponseMemo:
+    """The answers to plain requests (GET or HEAD, no query, no range, nothing conditional) for
+    files, kept whole with every header, so the next such request for an unchanged file is
+    answered without routing, thread or header building: one ``stat`` and two sends.
+
+    ``extra_headers`` are added to each recorded answer (the security headers, which a
+    middleware adds to the answers it sees).
+    """
+
+    def __init__(self, extra_headers: Mapping[str, str]) -> None:
+        self.extra = [
+            (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in extra_headers.items()
+        ]
+        self._replays: dict[tuple[str, str], Replay] = {}
+
+    @staticmethod
+    def plain_key(scope: Scope) -> tuple[str, str] | None:
+        """(path, coding) of a plain request, else None."""
+        if scope.get("method") not in ("GET", "HEAD") or scope.get("query_string"):
+            return None
+        accept: str | None = None
+        for name, value in scope.get("headers", ()):
+            if name in CONDITIONAL_HEADERS:
+                return None
+            if name == b"accept-encoding":
+                accept = value.decode("latin-1")
+        return str(scope.get("path", "")), encoding_key(accept)
+
+    def find(self, scope: Scope) -> Replay | None:
+        """The kept answer for this request, if it is plain and the file has not changed."""
+        key = self.plain_key(scope)
+        replay = None if key is None else self._replays.get(key)
+        if replay is None:
+            return None
+        try:
+            st = os.stat(replay.path)
+        except OSError:
+            return None
+        return replay if FileCache.key(replay.path, st) == replay.key else None
+
+    def record(self, scope: Scope, path: Path, st: os.stat_result, response: Response) -> None:
+        """Keep ``response`` (a :class:`BytesResponse` for the file at ``path``) if the request
+        was plain."""
+        key = self.plain_key(scope)
+        if key is None or not isinstance(response, BytesResponse):
+            return
+        if len(self._replays) >= MAX_REPLAYS:
+            self._replays.clear()
+        headers = [*response.raw_headers, *self.extra]
+        body = bytes(response.body)
+        self._replays[key] = Replay(
+            path, FileCache.key(path, st), response.status_code, headers, body
+        )
+
+    @staticmethod
+    async def send(replay: Replay, scope: Scope, send: Send) -> None:
+        """Send a kept answer."""
+        await send(
+            {"type": "http.response.start", "status": replay.status, "headers": replay.headers}
+        )
+        await send_body(send, b"" if scope.get("method") == "HEAD" else replay.body)

@@ -48,7 +48,7 @@ from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -71,6 +71,7 @@ from spider.serve_start import start_reply
 from spider.serve_static import (
     GZIP_LEVEL,
     FileCache,
+    ResponseMemo,
     file_response,
     representation_response,
     safe_path,
@@ -168,6 +169,23 @@ class SecurityMiddleware:
             raise
 
 
+class ReplayMiddleware:
+    """Answers plain requests for unchanged files from :class:`ResponseMemo` (see there),
+    before routing; everything else goes on to the app."""
+
+    def __init__(self, app: ASGIApp, memo: ResponseMemo) -> None:
+        self.app = app
+        self.memo = memo
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            replay = self.memo.find(scope)
+            if replay is not None:
+                await self.memo.send(replay, scope, send)
+                return
+        await self.app(scope, receive, send)
+
+
 class _App:
     """The request handlers, holding only read-only configuration and caches."""
 
@@ -200,6 +218,7 @@ class _App:
         self.rules: tuple[PathRule, ...] = path_rules(self.pyodide_version)
         self.extra_static = dict(extra_static)
         self.cache = FileCache()
+        self.memo = ResponseMemo(SECURITY_HEADERS)
         self.stdlib_gzip: bytes | None = None
         self.stdlib_lock = threading.Lock()
         info = {
@@ -318,23 +337,25 @@ class _App:
             relative = rest
         if relative not in PYODIDE_FILES:
             return PlainTextResponse("Not Found", status_code=404)
-        return await self._file(self.pyodide_dir, relative, request.headers, headers)
+        return await self._file(self.pyodide_dir, relative, request, headers)
 
     async def static(self, request: Request) -> Response:
         relative: str = request.path_params["path"]
         for prefix, root in self.extra_static.items():
             if relative.startswith(prefix):
                 rest = relative[len(prefix) :]
-                return await self._file(root, rest, request.headers, {"Cache-Control": NO_CACHE})
+                return await self._file(root, rest, request, {"Cache-Control": NO_CACHE})
         if relative == "":
             relative = INDEX_FILE
         headers = self._headers(f"/{relative}")
-        return await self._file(self.web_dir, relative, request.headers, headers)
+        return await self._file(self.web_dir, relative, request, headers)
 
     async def _file(
-        self, root: Path, relative: str, request: Headers, headers: Mapping[str, str]
+        self, root: Path, relative: str, request: Request, headers: Mapping[str, str]
     ) -> Response:
-        response = await file_response(self.cache, root, relative, request, headers)
+        response = await file_response(
+            self.cache, root, relative, request.headers, headers, self.memo, request.scope
+        )
         if response is None:
             return PlainTextResponse("Not Found", status_code=404)
         return response
@@ -421,7 +442,11 @@ def create_app(
         Route("/pyodide/{path:path}", handlers.pyodide, methods=["GET", "HEAD"]),
         Route("/{path:path}", handlers.static, methods=["GET", "HEAD"]),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityMiddleware)])
+    middleware = [
+        Middleware(ReplayMiddleware, memo=handlers.memo),
+        Middleware(SecurityMiddleware),
+    ]
+    app = Starlette(routes=routes, middleware=middleware)
     app.state.web_dir = handlers.web_dir
     app.state.pyodide_dir = handlers.pyodide_dir
     app.state.pyodide_version = handlers.pyodide_version
@@ -468,7 +493,7 @@ def serve(
     """Serve the app with uvicorn until interrupted."""
     import uvicorn
 
-    from spider.serve_protocol import TimedH11Protocol, configure
+    from spider.serve_protocol import TimedHttpToolsProtocol, configure
 
     options = options or ServeOptions()
     app = create_app()
@@ -502,7 +527,8 @@ def serve(
         "port": port,
         "server_header": False,
         "log_level": "info",
-        "http": TimedH11Protocol,
+        "http": TimedHttpToolsProtocol,
+        "loop": "uvloop",
         "timeout_keep_alive": options.timeout_keep_alive,
     }
     if options.workers > 1:
