@@ -466,8 +466,8 @@ async def file_response(
         path=path,
         st=st,
     )
-    if memo is not None and scope is not None and response.status_code == 200:
-        memo.record(scope, path, st, response)
+    if memo is not None and scope is not None:
+        memo.record(scope, response, path, st)
     return response
 
 
@@ -490,8 +490,8 @@ def encoding_key(accept_encoding: str | None) -> str:
 class Replay:
     """A complete answer for one file version and coding: raw headers and body."""
 
-    path: Path
-    key: tuple[str, int, int, int]
+    path: Path | None  # None: a body made by the server, the same for its whole run
+    key: tuple[str, int, int, int] | None
     status: int
     headers: list[tuple[bytes, bytes]]
     body: bytes
@@ -529,27 +529,32 @@ class ResponseMemo:
         """The kept answer for this request, if it is plain and the file has not changed."""
         key = self.plain_key(scope)
         replay = None if key is None else self._replays.get(key)
-        if replay is None:
-            return None
+        if replay is None or replay.path is None:
+            return replay
         try:
             st = os.stat(replay.path)
         except OSError:
             return None
         return replay if FileCache.key(replay.path, st) == replay.key else None
 
-    def record(self, scope: Scope, path: Path, st: os.stat_result, response: Response) -> None:
-        """Keep ``response`` (a :class:`BytesResponse` for the file at ``path``) if the request
-        was plain."""
+    def record(
+        self,
+        scope: Scope,
+        response: Response,
+        path: Path | None = None,
+        st: os.stat_result | None = None,
+    ) -> None:
+        """Keep ``response`` (a :class:`BytesResponse` for the file at ``path``, or without a
+        ``path`` a body fixed for the server's run) if the request was plain."""
         key = self.plain_key(scope)
-        if key is None or not isinstance(response, BytesResponse):
+        if key is None or not isinstance(response, BytesResponse) or response.status_code != 200:
             return
         if len(self._replays) >= MAX_REPLAYS:
             self._replays.clear()
         headers = [*response.raw_headers, *self.extra]
         body = bytes(response.body)
-        self._replays[key] = Replay(
-            path, FileCache.key(path, st), response.status_code, headers, body
-        )
+        file_key = None if path is None or st is None else FileCache.key(path, st)
+        self._replays[key] = Replay(path, file_key, response.status_code, headers, body)
 
     @staticmethod
     async def send(replay: Replay, scope: Scope, send: Send) -> None:

@@ -273,7 +273,7 @@ class _App:
 
     async def engine_zip(self, request: Request) -> Response:
         body, gzip_body, br_body = self.engine_bodies
-        return representation_response(
+        response = representation_response(
             request.headers,
             media_type="application/zip",
             headers=self._headers("/engine.zip"),
@@ -284,6 +284,8 @@ class _App:
             br_body=br_body,
             br_etag=f'"{self.engine_etag}.br"',
         )
+        self.memo.record(request.scope, response)
+        return response
 
     def _stdlib_gzip(self) -> bytes:
         """The stdlib's gzip, made at the first request (Brotli is made by `make`)."""
