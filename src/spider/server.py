@@ -25,9 +25,13 @@ URLs:
   :mod:`spider.serve_start`);
 - ``/healthz``: ``ok``.
 
-Every response carries the security headers below (a strict CSP: scripts, workers and fetches
-from this origin only; ``'wasm-unsafe-eval'`` lets Pyodide compile its WebAssembly). Only GET
-and HEAD are allowed; directories and anything outside the served roots are 404.
+Every response carries the security headers and each path its caching headers, both from the
+table of :mod:`spider.serve_headers` (which ``spider build-site`` writes the nginx, Caddy and
+``_headers`` configurations from). Only GET and HEAD are allowed; directories and anything
+outside the served roots are 404. Files are answered from memory (:mod:`spider.serve_static`);
+a plain request for an unchanged file is replayed whole before routing (``ReplayMiddleware``).
+:func:`serve` runs uvicorn's httptools protocol on uvloop with timeouts for slow and idle
+clients (:mod:`spider.serve_protocol`), in one or more worker processes.
 """
 
 from __future__ import annotations
