@@ -9,6 +9,7 @@ environment, as documented).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pwd
 import shutil
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from spider.serve_site import CADDYFILE, NGINX_DIR, NGINX_LOCATIONS, build_site
+from spider.serve_site import CADDYFILE, MARKER, NGINX_DIR, NGINX_LOCATIONS, build_site
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
@@ -31,6 +32,17 @@ def build(directory: Path) -> Path:
     """``spider build-site`` into ``directory``, its absolute path as the deploy directory."""
     build_site(directory)
     return directory
+
+
+def shared_build(base: Path) -> Path:
+    """One build for the whole test run, shared by the xdist workers (``base``: the parent of
+    the workers' temporary directories); the tests only read it."""
+    site = base / "static-site"
+    with (base / "static-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (site / MARKER).is_file():
+            build(site)
+    return site
 
 
 def free_port() -> int:

@@ -30,7 +30,7 @@ from tests import static_host
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return static_host.build(tmp_path_factory.mktemp("site") / "out")
+    return static_host.shared_build(tmp_path_factory.getbasetemp().parent)
 
 
 @pytest.fixture(scope="module")
