@@ -21,6 +21,7 @@ from .game import Game
 from .limits import MAX_SAVED_CHARS, excerpt
 from .moves import action_from_text
 from .render import render_text
+from .serve_headers import KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SEND_TIMEOUT
 from .shuffle import MAX_NUMBER
 
 __all__ = ["MAX_DEALS", "load_game", "main"]
@@ -310,25 +311,25 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--timeout-keep-alive",
         type=_TIMEOUT,
-        default=5,
+        default=KEEP_ALIVE_TIMEOUT,
         metavar="SECONDS",
-        help="close a connection idle this long after a response, 1 to 3600 (default: 5)",
+        help="close a connection idle this long after a response, 1 to 3600 (default: %(default)s)",
     )
     serve.add_argument(
         "--timeout-request",
         type=_TIMEOUT,
-        default=10,
+        default=REQUEST_TIMEOUT,
         metavar="SECONDS",
         help="close a connection whose request has not arrived whole in this time, counted "
-        "from its first byte or the connection's opening, 1 to 3600 (default: 10)",
+        "from its first byte or the connection's opening, 1 to 3600 (default: %(default)s)",
     )
     serve.add_argument(
         "--timeout-send",
         type=_TIMEOUT,
-        default=60,
+        default=SEND_TIMEOUT,
         metavar="SECONDS",
         help="close a connection whose client reads nothing of a response this long, "
-        "1 to 3600 (default: 60)",
+        "1 to 3600 (default: %(default)s)",
     )
     serve.set_defaults(handler=_command_serve)
     site = commands.add_parser(

@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from spider.serve_headers import SECURITY_HEADERS, PathRule
+from spider.serve_headers import (
+    KEEP_ALIVE_TIMEOUT,
+    REQUEST_TIMEOUT,
+    SECURITY_HEADERS,
+    SEND_TIMEOUT,
+    PathRule,
+)
 from spider.serve_static import DEFAULT_MIME, MIME_TYPES
 
 #: Header values and paths go into configuration files between double quotes: these characters
@@ -100,10 +106,10 @@ def nginx_locations(rules: Iterable[PathRule], root: str) -> str:
         "gzip_static on;",
         "gzip_vary on;",
         "# Slow or idle clients are dropped.",
-        "client_header_timeout 10s;",
-        "client_body_timeout 10s;",
-        "send_timeout 60s;",
-        "keepalive_timeout 15s;",
+        f"client_header_timeout {REQUEST_TIMEOUT}s;",
+        f"client_body_timeout {REQUEST_TIMEOUT}s;",
+        f"send_timeout {SEND_TIMEOUT}s;",
+        f"keepalive_timeout {KEEP_ALIVE_TIMEOUT}s;",
     ]
     for hidden in HIDDEN_FILES:
         lines += [
@@ -168,8 +174,9 @@ def caddyfile(rules: Iterable[PathRule], root: str) -> str:
         "\tadmin {$SPIDER_CADDY_ADMIN:localhost:2019}",
         "\tservers {",
         "\t\ttimeouts {",
-        "\t\t\tread_header 10s",
-        "\t\t\tidle 15s",
+        f"\t\t\tread_header {REQUEST_TIMEOUT}s",
+        f"\t\t\tread_body {REQUEST_TIMEOUT}s",
+        f"\t\t\tidle {KEEP_ALIVE_TIMEOUT}s",
         "\t\t}",
         "\t}",
         "}",

@@ -39,6 +39,13 @@ SECURITY_HEADERS: Mapping[str, str] = {
     "Cross-Origin-Resource-Policy": "same-origin",
 }
 
+#: Seconds before a slow or idle client is dropped, for ``spider serve`` and the configurations
+#: alike: a connection idle after a response; a request not arrived whole (from its first byte
+#: or the connection's opening); a client reading nothing of a response.
+KEEP_ALIVE_TIMEOUT = 5
+REQUEST_TIMEOUT = 10
+SEND_TIMEOUT = 60
+
 NO_CACHE = "no-cache"
 NO_STORE = "no-store"
 IMMUTABLE = "public, max-age=31536000, immutable"

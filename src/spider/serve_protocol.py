@@ -25,10 +25,12 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from spider.serve_headers import REQUEST_TIMEOUT, SEND_TIMEOUT
+
 REQUEST_TIMEOUT_ENV = "SPIDER_SERVE_REQUEST_TIMEOUT"
 SEND_TIMEOUT_ENV = "SPIDER_SERVE_SEND_TIMEOUT"
-DEFAULT_REQUEST_TIMEOUT = 10.0
-DEFAULT_SEND_TIMEOUT = 60.0
+DEFAULT_REQUEST_TIMEOUT = float(REQUEST_TIMEOUT)
+DEFAULT_SEND_TIMEOUT = float(SEND_TIMEOUT)
 
 
 def _from_env(name: str, default: float) -> float:

@@ -65,8 +65,11 @@ from spider.serve_headers import (
     CONTENT_SECURITY_POLICY as CONTENT_SECURITY_POLICY,  # re-exported
 )
 from spider.serve_headers import (
+    KEEP_ALIVE_TIMEOUT,
     NO_CACHE,
+    REQUEST_TIMEOUT,
     SECURITY_HEADERS,
+    SEND_TIMEOUT,
     PathRule,
     path_rules,
     rule_for,
@@ -485,9 +488,9 @@ class ServeOptions:
     """
 
     workers: int = 1
-    timeout_keep_alive: int = 5
-    timeout_request: int = 10
-    timeout_send: int = 60
+    timeout_keep_alive: int = KEEP_ALIVE_TIMEOUT
+    timeout_request: int = REQUEST_TIMEOUT
+    timeout_send: int = SEND_TIMEOUT
 
 
 def serve(
