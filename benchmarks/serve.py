@@ -1,9 +1,9 @@
 """``spider serve`` under load, before and after, side by side (not a timed test).
 
-    .venv/bin/python benchmarks/serve.py [--before 0a0c883] [--connections 1000] [--seconds 10]
-                                         [--workers 2] [--clients 2] [--watch 20]
+    .venv/bin/python benchmarks/serve.py [--before 0a0c883] [--connections 1000] [--seconds 5]
+                                         [--rounds 3] [--workers 2] [--clients 2] [--watch 20]
 
-Starts each server in turn on a free loopback port, as its own process: ``before`` is the
+Starts three servers on free loopback ports, each as its own process: ``before`` is the
 server of commit ``--before`` (its ``src/`` taken with ``git archive``, serving this checkout's
 vendored Pyodide and bytecode), ``after`` is this checkout's ``spider serve``, and
 ``after --workers N`` the same with N worker processes. Against each, only on loopback and
@@ -11,8 +11,11 @@ bounded in time:
 
 - **load**: ``--connections`` keep-alive connections (spread over ``--clients`` processes of
   asyncio raw sockets) request one URL over and over for ``--seconds``, as a browser would
-  (``Accept-Encoding: br, gzip``): a static file (``/main.js``) and ``/engine.zip``. Printed:
-  requests/s, p50 and p99 latency, errors (failed connections, resets, statuses other than 200);
+  (``Accept-Encoding: br, gzip``): a static file (``/main.js``) and ``/engine.zip``; the servers
+  take turns for ``--rounds`` rounds, so a machine whose load changes affects all alike.
+  Printed: requests/s, p50 and p99 latency, errors (failed connections, resets, statuses other
+  than 200), and the server's CPU time per request (all its processes), which depends less on
+  what else the machine runs;
 - **slow clients**: 300 connections each that send nothing, half a request line, or headers a
   line a second, watched for ``--watch`` seconds: how many the server closed and when;
 - **slow readers**: 100 connections that ask for a gzipped file (``pyodide.asm.wasm``, 3.5 MB
@@ -40,7 +43,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,8 +134,8 @@ def _warm(base: str) -> None:
                 answer.read()
 
 
-def _rss_kib(pid: int) -> int:
-    """Resident memory of ``pid`` and all its descendants, KiB."""
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (the worker processes of ``--workers``)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -142,17 +145,37 @@ def _rss_kib(pid: int) -> int:
                 continue
             ppid = int(stat.rsplit(")", 1)[1].split()[1])
             children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [pid]
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
+        found.append(current)
         todo += children.get(current, [])
+    return found
+
+
+def _rss_kib(pid: int) -> int:
+    """Resident memory of ``pid`` and all its descendants, KiB."""
+    total = 0
+    for member in _tree(pid):
         try:
-            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
         except OSError:
             pass
     return total
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by ``pid`` and its descendants."""
+    ticks = 0
+    for member in _tree(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 # ------------------------------------------------------------------------------ the load
@@ -212,26 +235,46 @@ def _client(port: int, path: str, connections: int, seconds: float, start_at: fl
     return out
 
 
-def load(port: int, path: str, connections: int, seconds: float, clients: int) -> dict[str, str]:
-    shares = [connections // clients + (i < connections % clients) for i in range(clients)]
+@dataclass
+class Totals:
+    """One server's load runs on one URL, added up over the rounds."""
+
+    requests: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    cpu: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+
+    def row(self, path: str) -> dict[str, str]:
+        lat = sorted(self.latencies)
+        p50 = f"{statistics.median(lat) * 1000:,.0f} ms" if lat else "-"
+        p99 = f"{lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000:,.0f} ms" if lat else "-"
+        per = f"{self.cpu / self.requests * 1e6:,.0f} us" if self.requests else "-"
+        return {
+            f"{path} req/s": f"{self.requests / max(self.seconds, 1e-9):,.0f}",
+            f"{path} p50": p50,
+            f"{path} p99": p99,
+            f"{path} errors": f"{self.errors:,}",
+            f"{path} server CPU/request": per,
+        }
+
+
+def load(port: int, pid: int, path: str, args: argparse.Namespace, totals: Totals) -> None:
+    """One load run of ``args.seconds`` on ``path``, added to ``totals``."""
+    clients = args.clients
+    shares = [
+        args.connections // clients + (i < args.connections % clients) for i in range(clients)
+    ]
     start_at = time.time() + 1.0
     with multiprocessing.get_context("spawn").Pool(clients) as pool:
-        begin = time.monotonic()
-        parts = pool.starmap(_client, [(port, path, n, seconds, start_at) for n in shares])
-        elapsed = time.monotonic() - begin - 1.0
-    requests = sum(p.requests for p in parts)
-    errors = sum(p.errors for p in parts)
-    latencies = sorted(x for p in parts for x in p.latencies)
-    if not latencies:
-        return {"req/s": "0", "p50": "-", "p99": "-", "errors": str(errors)}
-    p50 = statistics.median(latencies)
-    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
-    return {
-        "req/s": f"{requests / max(elapsed, 1e-9):,.0f}",
-        "p50": f"{p50 * 1000:,.0f} ms",
-        "p99": f"{p99 * 1000:,.0f} ms",
-        "errors": f"{errors:,}",
-    }
+        cpu = _cpu_seconds(pid)
+        parts = pool.starmap(_client, [(port, path, n, args.seconds, start_at) for n in shares])
+        totals.cpu += _cpu_seconds(pid) - cpu
+    totals.seconds += args.seconds
+    totals.requests += sum(p.requests for p in parts)
+    totals.errors += sum(p.errors for p in parts)
+    for part in parts:
+        totals.latencies += part.latencies
 
 
 # ------------------------------------------------------------------------- slow clients
@@ -316,47 +359,54 @@ def slow_readers(port: int, pid: int) -> dict[str, str]:
 # ------------------------------------------------------------------------------- report
 
 
-def measure(src: Path, workers: int | None, args: argparse.Namespace) -> dict[str, str]:
-    with running(src, workers) as (base, port, process):
-        _warm(base)
-        row: dict[str, str] = {}
-        for path in LOAD_PATHS:
-            for key, value in load(
-                port, path, args.connections, args.seconds, args.clients
-            ).items():
-                row[f"{path} {key}"] = value
-        row.update(slow_readers(port, process.pid))
-        row.update(slow_clients(port, args.watch))
-    return row
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", default="0a0c883", help="commit of the 'before' server")
     parser.add_argument("--connections", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=10.0, help="per load run")
+    parser.add_argument("--seconds", type=float, default=5.0, help="per load run")
+    parser.add_argument("--rounds", type=int, default=3, help="load runs per server and URL")
     parser.add_argument("--workers", type=int, default=2, help="for the third column")
     parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
     parser.add_argument("--watch", type=float, default=20.0, help="seconds to watch slow clients")
     args = parser.parse_args()
-    if not 1 <= args.connections <= 5000 or not 0 < args.seconds <= 120:
-        parser.error("--connections from 1 to 5000, --seconds up to 120")
+    if not 1 <= args.connections <= 5000 or not 0 < args.seconds <= 60 or args.rounds < 1:
+        parser.error("--connections from 1 to 5000, --seconds up to 60, --rounds at least 1")
     work = Path(tempfile.mkdtemp(prefix="spider-bench-serve-"))
     try:
         before_src = _before_tree(args.before, work)
-        columns = {
-            f"before ({args.before})": measure(before_src, None, args),
-            "after": measure(REPO / "src", 1, args),
-            f"after --workers {args.workers}": measure(REPO / "src", args.workers, args),
+        servers = {
+            f"before ({args.before})": (before_src, None),
+            "after": (REPO / "src", 1),
+            f"after --workers {args.workers}": (REPO / "src", args.workers),
         }
+        columns: dict[str, dict[str, str]] = {name: {} for name in servers}
+        with ExitStack() as stack:
+            up = {name: stack.enter_context(running(*server)) for name, server in servers.items()}
+            for base, _, _ in up.values():
+                _warm(base)
+            # The servers take turns, round after round, so each sees the same changing load
+            # of the machine.
+            for path in LOAD_PATHS:
+                totals = {name: Totals() for name in servers}
+                for _ in range(args.rounds):
+                    for name, (_, port, process) in up.items():
+                        load(port, process.pid, path, args, totals[name])
+                for name in servers:
+                    columns[name].update(totals[name].row(path))
+            for name, (_, port, process) in up.items():
+                columns[name].update(slow_readers(port, process.pid))
+            for name, (_, port, _) in up.items():
+                columns[name].update(slow_clients(port, args.watch))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     names = list(next(iter(columns.values())))
     width = max(len(n) for n in names)
     cells = {c: max(len(c), *(len(v.get(n, "")) for n in names)) for c, v in columns.items()}
+    load_avg = os.getloadavg()[0]
     print(
-        f"\n{args.connections} connections, {args.seconds:.0f} s per load, "
-        f"{args.clients} client processes, {os.cpu_count()} cores (shared with the clients)\n"
+        f"\n{args.connections} connections, {args.rounds} rounds of {args.seconds:.0f} s per "
+        f"server and URL, {args.clients} client processes, {os.cpu_count()} cores shared with "
+        f"the clients (load average {load_avg:.1f} at the end)\n"
     )
     print(" " * width + "  " + "  ".join(c.rjust(cells[c]) for c in columns))
     for name in names:
