@@ -9,8 +9,10 @@ vendored Pyodide and bytecode), ``after`` is this checkout's ``spider serve``, a
 ``after --workers N`` the same with N worker processes. Against each, only on loopback and
 bounded in time:
 
-- **load**: ``--connections`` keep-alive connections (spread over ``--clients`` processes of
-  asyncio raw sockets) request one URL over and over for ``--seconds``, as a browser would
+- **load**: ``--connections`` keep-alive connections request one URL over and over for
+  ``--seconds``, from Debian's ``wrk`` (C; ``apt-get install wrk``) where it is installed, else
+  from ``--clients`` processes of asyncio raw sockets here (which on two cores saturate before
+  the server does: the figures are then the client's), as a browser would
   (``Accept-Encoding: br, gzip``): a static file (``/main.js``) and ``/engine.zip``; the servers
   take turns for ``--rounds`` rounds, so a machine whose load changes affects all alike.
   Printed: requests/s, p50 and p99 latency, errors (failed connections, resets, statuses other
@@ -259,8 +261,52 @@ class Totals:
         }
 
 
+WRK = shutil.which("wrk")
+WRK_UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}
+
+
+def _wrk_seconds(text: str) -> float:
+    number = text.rstrip("umsh")
+    return float(number) * WRK_UNITS[text[len(number) :]]
+
+
+def load_wrk(port: int, pid: int, path: str, args: argparse.Namespace, totals: Totals) -> None:
+    """One load run with wrk (Debian's ``wrk``, in C): its p50 and p99 stand for the run's
+    latencies (two samples each, enough for the medians printed over the rounds)."""
+    assert WRK is not None
+    command = [
+        WRK,
+        f"-t{args.clients}",
+        f"-c{args.connections}",
+        f"-d{args.seconds:.0f}s",
+        "--latency",
+        "--timeout",
+        "10s",
+        "-H",
+        f"Accept-Encoding: {ACCEPT}",
+        f"http://127.0.0.1:{port}{path}",
+    ]
+    cpu = _cpu_seconds(pid)
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    totals.cpu += _cpu_seconds(pid) - cpu
+    totals.seconds += args.seconds
+    for line in out.splitlines():
+        words = line.split()
+        if line.strip().startswith("50%") or line.strip().startswith("99%"):
+            totals.latencies.append(_wrk_seconds(words[1]))
+        elif " requests in " in line:
+            totals.requests += int(words[0])
+        elif line.startswith("  Socket errors:"):
+            totals.errors += sum(int(w.rstrip(",")) for w in words[3::2])
+        elif line.startswith("  Non-2xx"):
+            totals.errors += int(words[-1])
+
+
 def load(port: int, pid: int, path: str, args: argparse.Namespace, totals: Totals) -> None:
     """One load run of ``args.seconds`` on ``path``, added to ``totals``."""
+    if WRK is not None and not args.python_client:
+        load_wrk(port, pid, path, args, totals)
+        return
     clients = args.clients
     shares = [
         args.connections // clients + (i < args.connections % clients) for i in range(clients)
@@ -368,6 +414,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="for the third column")
     parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
     parser.add_argument("--watch", type=float, default=20.0, help="seconds to watch slow clients")
+    parser.add_argument(
+        "--python-client",
+        action="store_true",
+        help="load with this script's asyncio client even where wrk is installed",
+    )
     args = parser.parse_args()
     if not 1 <= args.connections <= 5000 or not 0 < args.seconds <= 60 or args.rounds < 1:
         parser.error("--connections from 1 to 5000, --seconds up to 60, --rounds at least 1")
@@ -403,9 +454,14 @@ def main() -> None:
     width = max(len(n) for n in names)
     cells = {c: max(len(c), *(len(v.get(n, "")) for n in names)) for c, v in columns.items()}
     load_avg = os.getloadavg()[0]
+    generator = (
+        f"wrk ({args.clients} threads)"
+        if WRK is not None and not args.python_client
+        else f"{args.clients} asyncio client processes"
+    )
     print(
         f"\n{args.connections} connections, {args.rounds} rounds of {args.seconds:.0f} s per "
-        f"server and URL, {args.clients} client processes, {os.cpu_count()} cores shared with "
+        f"server and URL, load by {generator}, {os.cpu_count()} cores shared with "
         f"the clients (load average {load_avg:.1f} at the end)\n"
     )
     print(" " * width + "  " + "  ".join(c.rjust(cells[c]) for c in columns))
