@@ -4,10 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
+NGINX := /usr/sbin/nginx
+NGINX_BROTLI := /usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+CADDY := /usr/bin/caddy
 # Playwright drives Debian's Chromium; it must never download a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test setup lint typecheck unit bench clean vendor bytecode browser lock
+.PHONY: run test setup lint typecheck unit bench clean vendor bytecode browser hosts lock site
 
 run: setup
 	$(BIN)/spider serve
@@ -47,10 +50,20 @@ bytecode: $(STAMP) vendor
 browser:
 	@test -x $(CHROMIUM) || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
-unit: setup browser
+# Debian's nginx (with its Brotli module) and Caddy, which the tests serve the static site with
+# (no-op when installed). The tests run their own server processes, never the services.
+hosts:
+	@test -x $(NGINX) -a -f $(NGINX_BROTLI) -a -x $(CADDY) || (apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light libnginx-mod-http-brotli-static caddy)
+
+# The whole app as static files with nginx, Caddy and _headers configurations (docs/hosting.md).
+site: setup
+	$(BIN)/spider build-site site
+
+unit: setup browser hosts
 	$(BIN)/pytest -q -n 2
 
-test: browser lint typecheck unit
+test: browser hosts lint typecheck unit
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py

@@ -21,6 +21,7 @@ from .game import Game
 from .limits import MAX_SAVED_CHARS, excerpt
 from .moves import action_from_text
 from .render import render_text
+from .serve_headers import KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SEND_TIMEOUT
 from .shuffle import MAX_NUMBER
 
 __all__ = ["MAX_DEALS", "load_game", "main"]
@@ -79,6 +80,8 @@ def _int_type(low: int, high: int, what: str) -> Callable[[str], int]:
 _PORT = _int_type(1, 65535, "a port number")
 _DEAL_NUMBER = _int_type(0, MAX_NUMBER, "a deal number")
 _WORKERS = _int_type(1, 1024, "a number of workers")
+_SERVE_WORKERS = _int_type(1, 64, "a number of worker processes")
+_TIMEOUT = _int_type(1, 3600, "a number of seconds")
 _INDEX = _int_type(0, 1_000_000, "a hint index")
 
 
@@ -157,7 +160,40 @@ def _command_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    serve(host=args.host, port=args.port, open_browser=args.open)
+    from .server import ServeOptions
+
+    options = ServeOptions(
+        workers=args.workers,
+        timeout_keep_alive=args.timeout_keep_alive,
+        timeout_request=args.timeout_request,
+        timeout_send=args.timeout_send,
+    )
+    serve(host=args.host, port=args.port, open_browser=args.open, options=options)
+    return 0
+
+
+def _command_build_site(args: argparse.Namespace) -> int:
+    try:
+        from .serve_site import SiteError, build_site
+    except ImportError as error:  # pragma: no cover - depends on the installed extras
+        print(
+            "spider build-site needs the server extra (pip install spider-solitaire[server]): "
+            f"{error}",
+            file=sys.stderr,
+        )
+        return 2
+    deploy = Path(args.deploy_dir) if args.deploy_dir is not None else None
+    try:
+        report = build_site(Path(args.directory), deploy_dir=deploy)
+    except SiteError as error:
+        print(f"spider build-site: error: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"spider build-site: {report.files} files ({report.bytes:,} bytes, "
+        f"{report.compressed} precompressed forms beside them), Pyodide "
+        f"{report.pyodide_version}, in {report.directory}: serve public/ with nginx/spider.conf, "
+        "Caddyfile or public/_headers (see docs/hosting.md)"
+    )
     return 0
 
 
@@ -266,7 +302,50 @@ def build_parser() -> argparse.ArgumentParser:
         "--port", type=_PORT, default=8000, help="port, 1 to 65535 (default: %(default)s)"
     )
     serve.add_argument("--open", action="store_true", help="open the app in a web browser")
+    serve.add_argument(
+        "--workers",
+        type=_SERVE_WORKERS,
+        default=1,
+        help="worker processes sharing the port, 1 to 64 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--timeout-keep-alive",
+        type=_TIMEOUT,
+        default=KEEP_ALIVE_TIMEOUT,
+        metavar="SECONDS",
+        help="close a connection idle this long after a response, 1 to 3600 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--timeout-request",
+        type=_TIMEOUT,
+        default=REQUEST_TIMEOUT,
+        metavar="SECONDS",
+        help="close a connection whose request has not arrived whole in this time, counted "
+        "from its first byte or the connection's opening, 1 to 3600 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--timeout-send",
+        type=_TIMEOUT,
+        default=SEND_TIMEOUT,
+        metavar="SECONDS",
+        help="close a connection whose client reads nothing of a response this long, "
+        "1 to 3600 (default: %(default)s)",
+    )
     serve.set_defaults(handler=_command_serve)
+    site = commands.add_parser(
+        "build-site",
+        help="write the web app as static files with nginx, Caddy and _headers configurations",
+        description="Write the whole web app into DIRECTORY as static files, precompressed, "
+        "with configurations for nginx, Caddy and hosts that read a _headers file.",
+    )
+    site.add_argument("directory", help="new or empty directory, or an earlier build to replace")
+    site.add_argument(
+        "--deploy-dir",
+        default=None,
+        help="absolute path DIRECTORY will have on the web server, named in the nginx and "
+        "Caddy configurations (default: DIRECTORY's own)",
+    )
+    site.set_defaults(handler=_command_build_site)
     _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
     return parser
 

@@ -79,6 +79,8 @@ COMPRESSIBLE = frozenset(
         "application/zip",
     }
 )
+#: The most URL paths whose lookup is remembered (then the memory starts again).
+MAX_RESOLVED = 4096
 #: Below this many bytes gzip is not worth a round of CPU.
 MIN_COMPRESS_SIZE = 1024
 #: Files larger than this are always streamed from disk, never gzipped in memory.
@@ -90,6 +92,12 @@ GZIP_LEVEL = 6
 BROTLI_QUALITY = 9
 #: ... and only for files up to this size (the larger ones are precompressed by ``make``).
 MAX_BROTLI_INLINE = 4 * 1024 * 1024
+#: Files up to this size are kept in memory whole (with their gzip and Brotli), so a request
+#: costs no disk read and no thread; larger ones are streamed from disk.
+MAX_MEMORY_FILE = 32 * 1024 * 1024
+#: An in-memory body is sent in pieces of this size, each when the client has taken the last
+#: (uvicorn's flow control): a slow reader holds no copy of the file.
+SEND_CHUNK = 64 * 1024
 #: The Brotli of a file made at build time, beside it: ``<name>.br``.
 BROTLI_SUFFIX = ".br"
 
@@ -183,22 +191,64 @@ class Representation:
     gzip_body: bytes | None
     br_etag: str | None = None
     br_body: bytes | None = None
+    #: The file's own bytes, kept when it is at most :data:`MAX_MEMORY_FILE` bytes.
+    body: bytes | None = None
 
     @property
     def size(self) -> int:
         """Bytes held in memory."""
-        return len(self.gzip_body or b"") + len(self.br_body or b"")
+        return len(self.gzip_body or b"") + len(self.br_body or b"") + len(self.body or b"")
 
 
 class FileCache:
-    """Content hashes and gzip bodies of files, keyed by path and stat, bounded in bytes."""
+    """Files' bytes, content hashes, gzip and Brotli, keyed by path and stat, bounded in bytes.
 
-    def __init__(self, max_bytes: int = 128 * 1024 * 1024) -> None:
+    The app's own files (the front end and Pyodide's, about 60 MB with their compressed
+    forms) fit; past the bound the least recently used are dropped.
+    """
+
+    def __init__(self, max_bytes: int = 256 * 1024 * 1024) -> None:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[tuple[str, int, int, int], Representation] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
         self._key_locks: dict[tuple[str, int, int, int], threading.Lock] = {}
+        # URL path under a root -> the real path it named and that file's stat key.
+        self._resolved: dict[tuple[str, str], tuple[Path, tuple[str, int, int, int]]] = {}
+
+    def known(
+        self, root: Path, relative: str
+    ) -> tuple[Path, os.stat_result, Representation] | None:
+        """A file looked up before and unchanged since (one ``stat``, no thread), else None."""
+        seen = self._resolved.get((str(root), relative))
+        if seen is None:
+            return None
+        path, key = seen
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        if self.key(path, st) != key:
+            return None
+        with self._lock:
+            rep = self._entries.get(key)
+        return None if rep is None else (path, st, rep)
+
+    def load(self, root: Path, relative: str) -> tuple[Path, os.stat_result, Representation] | None:
+        """Blocking: look ``relative`` up safely under ``root``, read and compress it once."""
+        path = safe_path(root, relative)
+        if path is None:
+            return None
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        rep = self.get(path, st, media_type_for(path.name))
+        with self._lock:
+            if len(self._resolved) >= MAX_RESOLVED and (str(root), relative) not in self._resolved:
+                self._resolved.clear()
+            self._resolved[(str(root), relative)] = (path, self.key(path, st))
+        return path, st, rep
 
     @staticmethod
     def key(path: Path, st: os.stat_result) -> tuple[str, int, int, int]:
@@ -226,12 +276,15 @@ class FileCache:
         worth_gzip = (
             is_compressible(media_type) and MIN_COMPRESS_SIZE <= st.st_size <= MAX_COMPRESS_SIZE
         )
-        if worth_gzip:
+        if worth_gzip or st.st_size <= MAX_MEMORY_FILE:
             data = path.read_bytes()
+            kept = data if len(data) <= MAX_MEMORY_FILE else None
             digest = hashlib.sha256(data).hexdigest()[:32]
+            if not worth_gzip:
+                return Representation(f'"{digest}"', None, None, body=kept)
             compressed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
             if len(compressed) > MAX_GZIP_RATIO * len(data):
-                return Representation(f'"{digest}"', None, None)
+                return Representation(f'"{digest}"', None, None, body=kept)
             br = self._brotli(path, data)
             return Representation(
                 f'"{digest}"',
@@ -239,6 +292,7 @@ class FileCache:
                 compressed,
                 None if br is None else f'"{digest}.br"',
                 br,
+                body=kept,
             )
         sha = hashlib.sha256()
         with path.open("rb") as fh:
@@ -270,15 +324,32 @@ class FileCache:
             self._bytes -= evicted.size
 
 
+async def send_body(send: Send, body: bytes) -> None:
+    """Send ``body`` in pieces of :data:`SEND_CHUNK` (see :class:`BytesResponse`)."""
+    if len(body) <= SEND_CHUNK:
+        await send({"type": "http.response.body", "body": body})
+        return
+    view = memoryview(body)
+    for start in range(0, len(body), SEND_CHUNK):
+        piece = bytes(view[start : start + SEND_CHUNK])
+        more = start + SEND_CHUNK < len(body)
+        await send({"type": "http.response.body", "body": piece, "more_body": more})
+
+
 class BytesResponse(Response):
-    """An in-memory body whose ``Content-Length`` stays right for ``HEAD``."""
+    """An in-memory body whose ``Content-Length`` stays right for ``HEAD``.
+
+    The body goes out in pieces of :data:`SEND_CHUNK` bytes; the server takes the next piece
+    only when the client has read enough of the last (flow control), so a client that reads
+    slowly never makes the server copy the whole body into a send buffer.
+    """
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         head = scope.get("method", "GET").upper() == "HEAD"
         await send(
             {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
         )
-        await send({"type": "http.response.body", "body": b"" if head else self.body})
+        await send_body(send, b"" if head else bytes(self.body))
 
 
 def _etag_matches(if_none_match: str, etags: Iterable[str | None]) -> bool:
@@ -322,7 +393,9 @@ def representation_response(
     has_br = br_body is not None and br_etag is not None
     if has_gzip or has_br or is_compressible(media_type):
         out["Vary"] = "Accept-Encoding"
-    encode = "range" not in request or body is not None
+    # A range of a file is served from its identity bytes on disk (Starlette handles ranges);
+    # a body that exists only in memory ignores ranges.
+    encode = "range" not in request or path is None
     accept = request.get("accept-encoding")
     use_br = has_br and encode and accepts_br(accept)
     use_gzip = not use_br and has_gzip and encode and accepts_gzip(accept)
@@ -350,7 +423,7 @@ def representation_response(
         assert gzip_body is not None
         out["Content-Encoding"] = "gzip"
         return BytesResponse(gzip_body, media_type=media_type, headers=out)
-    if body is not None:
+    if body is not None and encode:
         return BytesResponse(body, media_type=media_type, headers=out)
     assert path is not None and st is not None
     return FileResponse(path, media_type=media_type, headers=out, stat_result=st)
@@ -362,18 +435,25 @@ async def file_response(
     relative: str,
     request: Headers,
     headers: Mapping[str, str],
+    memo: ResponseMemo | None = None,
+    scope: Scope | None = None,
 ) -> Response | None:
-    """The response for ``relative`` under ``root``, or None when there is no such file."""
-    path = await anyio.to_thread.run_sync(safe_path, root, relative)
-    if path is None:
-        return None
-    try:
-        st = await anyio.to_thread.run_sync(os.stat, path)
-    except OSError:
-        return None
+    """The response for ``relative`` under ``root``, or None when there is no such file.
+
+    With ``memo`` and the request's ``scope``, a plain request's answer is kept there.
+
+    A file served before is answered from memory without leaving the event loop (one
+    ``stat`` checks it has not changed); a new or changed one is looked up, read and
+    compressed in a thread.
+    """
+    found = cache.known(root, relative)
+    if found is None:
+        found = await anyio.to_thread.run_sync(cache.load, root, relative)
+        if found is None:
+            return None
+    path, st, rep = found
     media_type = media_type_for(path.name)
-    rep = await anyio.to_thread.run_sync(cache.get, path, st, media_type)
-    return representation_response(
+    response = representation_response(
         request,
         media_type=media_type,
         headers=headers,
@@ -382,6 +462,104 @@ async def file_response(
         gzip_etag=rep.gzip_etag,
         br_body=rep.br_body,
         br_etag=rep.br_etag,
+        body=rep.body,
         path=path,
         st=st,
     )
+    if memo is not None and scope is not None:
+        memo.record(scope, response, path, st)
+    return response
+
+
+#: Request headers that make an answer depend on more than the file and the encoding.
+CONDITIONAL_HEADERS = frozenset(
+    {b"range", b"if-range", b"if-none-match", b"if-modified-since", b"if-match"}
+)
+#: The most answers :class:`ResponseMemo` keeps (then it starts again).
+MAX_REPLAYS = 1024
+
+
+def encoding_key(accept_encoding: str | None) -> str:
+    """The coding a client accepts that the server prefers: ``br``, ``gzip`` or ``identity``."""
+    if accepts_br(accept_encoding):
+        return "br"
+    return "gzip" if accepts_gzip(accept_encoding) else "identity"
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A complete answer for one file version and coding: raw headers and body."""
+
+    path: Path | None  # None: a body made by the server, the same for its whole run
+    key: tuple[str, int, int, int] | None
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+
+class ResponseMemo:
+    """The answers to plain requests (GET or HEAD, no query, no range, nothing conditional) for
+    files, kept whole with every header, so the next such request for an unchanged file is
+    answered without routing, thread or header building: one ``stat`` and two sends.
+
+    ``extra_headers`` are added to each recorded answer (the security headers, which a
+    middleware adds to the answers it sees).
+    """
+
+    def __init__(self, extra_headers: Mapping[str, str]) -> None:
+        self.extra = [
+            (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in extra_headers.items()
+        ]
+        self._replays: dict[tuple[str, str], Replay] = {}
+
+    @staticmethod
+    def plain_key(scope: Scope) -> tuple[str, str] | None:
+        """(path, coding) of a plain request, else None."""
+        if scope.get("method") not in ("GET", "HEAD") or scope.get("query_string"):
+            return None
+        accept: str | None = None
+        for name, value in scope.get("headers", ()):
+            if name in CONDITIONAL_HEADERS:
+                return None
+            if name == b"accept-encoding":
+                accept = value.decode("latin-1")
+        return str(scope.get("path", "")), encoding_key(accept)
+
+    def find(self, scope: Scope) -> Replay | None:
+        """The kept answer for this request, if it is plain and the file has not changed."""
+        key = self.plain_key(scope)
+        replay = None if key is None else self._replays.get(key)
+        if replay is None or replay.path is None:
+            return replay
+        try:
+            st = os.stat(replay.path)
+        except OSError:
+            return None
+        return replay if FileCache.key(replay.path, st) == replay.key else None
+
+    def record(
+        self,
+        scope: Scope,
+        response: Response,
+        path: Path | None = None,
+        st: os.stat_result | None = None,
+    ) -> None:
+        """Keep ``response`` (a :class:`BytesResponse` for the file at ``path``, or without a
+        ``path`` a body fixed for the server's run) if the request was plain."""
+        key = self.plain_key(scope)
+        if key is None or not isinstance(response, BytesResponse) or response.status_code != 200:
+            return
+        if len(self._replays) >= MAX_REPLAYS:
+            self._replays.clear()
+        headers = [*response.raw_headers, *self.extra]
+        body = bytes(response.body)
+        file_key = None if path is None or st is None else FileCache.key(path, st)
+        self._replays[key] = Replay(path, file_key, response.status_code, headers, body)
+
+    @staticmethod
+    async def send(replay: Replay, scope: Scope, send: Send) -> None:
+        """Send a kept answer."""
+        await send(
+            {"type": "http.response.start", "status": replay.status, "headers": replay.headers}
+        )
+        await send_body(send, b"" if scope.get("method") == "HEAD" else replay.body)

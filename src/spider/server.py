@@ -25,9 +25,13 @@ URLs:
   :mod:`spider.serve_start`);
 - ``/healthz``: ``ok``.
 
-Every response carries the security headers below (a strict CSP: scripts, workers and fetches
-from this origin only; ``'wasm-unsafe-eval'`` lets Pyodide compile its WebAssembly). Only GET
-and HEAD are allowed; directories and anything outside the served roots are 404.
+Every response carries the security headers and each path its caching headers, both from the
+table of :mod:`spider.serve_headers` (which ``spider build-site`` writes the nginx, Caddy and
+``_headers`` configurations from). Only GET and HEAD are allowed; directories and anything
+outside the served roots are 404. Files are answered from memory (:mod:`spider.serve_static`);
+a plain request for an unchanged file is replayed whole before routing (``ReplayMiddleware``).
+:func:`serve` runs uvicorn's httptools protocol on uvloop with timeouts for slow and idle
+clients (:mod:`spider.serve_protocol`), in one or more worker processes.
 """
 
 from __future__ import annotations
@@ -36,16 +40,19 @@ import gzip
 import hashlib
 import json
 import os
+import socket
 import sys
 import threading
 import time
 import webbrowser
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -54,12 +61,27 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spider.serve_bytecode import Bytecode, default_bytecode_dir, load_bytecode
 from spider.serve_engine import EngineBundle, build_engine_zip
+from spider.serve_headers import (
+    CONTENT_SECURITY_POLICY as CONTENT_SECURITY_POLICY,  # re-exported
+)
+from spider.serve_headers import (
+    KEEP_ALIVE_TIMEOUT,
+    NO_CACHE,
+    REQUEST_TIMEOUT,
+    SECURITY_HEADERS,
+    SEND_TIMEOUT,
+    PathRule,
+    path_rules,
+    rule_for,
+)
 from spider.serve_start import start_reply
 from spider.serve_static import (
     GZIP_LEVEL,
     FileCache,
+    ResponseMemo,
     file_response,
     representation_response,
+    safe_path,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -67,29 +89,17 @@ WEB_DIR = PACKAGE_DIR / "web"
 REPO_DIR = PACKAGE_DIR.parent.parent
 PYODIDE_ENV = "SPIDER_PYODIDE_DIR"
 
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
-    "connect-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; "
-    "base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
-)
-SECURITY_HEADERS: Mapping[str, str] = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    # Cross-origin isolation: the page may share memory with its workers (SharedArrayBuffer),
-    # which lets it interrupt a running search instead of killing the solver's worker.
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Embedder-Policy": "require-corp",
-    "Cross-Origin-Resource-Policy": "same-origin",
-}
 ALLOWED_METHODS = ("GET", "HEAD")
+#: The page, served at ``/``.
+INDEX_FILE = "index.html"
 
-NO_CACHE = "no-cache"
-IMMUTABLE = "public, max-age=31536000, immutable"
-SHORT_CACHE = "public, max-age=60"
-#: Front-end files that must always be revalidated (the page, its service worker, manifest).
-REVALIDATED_FILES = frozenset({"index.html", "sw.js", "manifest.webmanifest"})
+#: The files of the Pyodide package without which the page cannot start (and one loader).
+REQUIRED_PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.wasm",
+    "pyodide-lock.json",
+    "python_stdlib.zip",
+)
 #: The files of the Pyodide package that the page loads (``pyodide.asm.js``: older versions).
 PYODIDE_FILES = frozenset(
     {
@@ -166,6 +176,23 @@ class SecurityMiddleware:
             raise
 
 
+class ReplayMiddleware:
+    """Answers plain requests for unchanged files from :class:`ResponseMemo` (see there),
+    before routing; everything else goes on to the app."""
+
+    def __init__(self, app: ASGIApp, memo: ResponseMemo) -> None:
+        self.app = app
+        self.memo = memo
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            replay = self.memo.find(scope)
+            if replay is not None:
+                await self.memo.send(replay, scope, send)
+                return
+        await self.app(scope, receive, send)
+
+
 class _App:
     """The request handlers, holding only read-only configuration and caches."""
 
@@ -195,8 +222,10 @@ class _App:
             code = self.bytecode
             self.engine_bodies = (code.engine, _gzip(code.engine), code.engine_br)
         self.engine_etag = _short_hash(self.engine_bodies[0])
+        self.rules: tuple[PathRule, ...] = path_rules(self.pyodide_version)
         self.extra_static = dict(extra_static)
         self.cache = FileCache()
+        self.memo = ResponseMemo(SECURITY_HEADERS)
         self.stdlib_gzip: bytes | None = None
         self.stdlib_lock = threading.Lock()
         info = {
@@ -215,18 +244,46 @@ class _App:
         }
         self.engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
 
-    def _pyodide_headers(self) -> dict[str, str]:
-        return {"X-Pyodide-Version": self.pyodide_version} if self.pyodide_version else {}
+    def site_files(self) -> list[SiteFile]:
+        """Every file a static host needs to serve the app as this server does.
+
+        The front end, ``/engine.zip`` and ``/engine.json``, the bytecode standard library and
+        the Pyodide files the page loads, under their versioned address (a static host has no
+        ``/start.json``: the page then waits for its worker; no ``/healthz`` either).
+        """
+        files = [
+            SiteFile("/" + path.relative_to(self.web_dir).as_posix(), path=path)
+            for path in sorted(self.web_dir.rglob("*"))
+            if safe_path(self.web_dir, path.relative_to(self.web_dir).as_posix()) is not None
+        ]
+        body, _, br_body = self.engine_bodies
+        files.append(SiteFile("/engine.zip", data=body, br=br_body))
+        files.append(SiteFile("/engine.json", data=self.engine_json))
+        if self.bytecode is not None:
+            code = self.bytecode
+            files.append(
+                SiteFile(f"/stdlib/{code.stdlib_version}.zip", data=code.stdlib, br=code.stdlib_br)
+            )
+        if self.pyodide_version is not None:
+            for name in sorted(PYODIDE_FILES):
+                path = self.pyodide_dir / name
+                if path.is_file():
+                    files.append(SiteFile(f"/pyodide/{self.pyodide_version}/{name}", path=path))
+        return files
+
+    def _headers(self, path: str) -> dict[str, str]:
+        """The headers of the table (:mod:`spider.serve_headers`) for the URL path ``path``."""
+        return dict(rule_for(self.rules, path).headers)
 
     async def healthz(self, request: Request) -> Response:
-        return PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
+        return PlainTextResponse("ok", headers=self._headers("/healthz"))
 
     async def engine_zip(self, request: Request) -> Response:
         body, gzip_body, br_body = self.engine_bodies
-        return representation_response(
+        response = representation_response(
             request.headers,
             media_type="application/zip",
-            headers={"Cache-Control": NO_CACHE},
+            headers=self._headers("/engine.zip"),
             etag=f'"{self.engine_etag}"',
             body=body,
             gzip_body=gzip_body,
@@ -234,6 +291,8 @@ class _App:
             br_body=br_body,
             br_etag=f'"{self.engine_etag}.br"',
         )
+        self.memo.record(request.scope, response)
+        return response
 
     def _stdlib_gzip(self) -> bytes:
         """The stdlib's gzip, made at the first request (Brotli is made by `make`)."""
@@ -251,7 +310,7 @@ class _App:
         return representation_response(
             request.headers,
             media_type="application/zip",
-            headers={"Cache-Control": IMMUTABLE, **self._pyodide_headers()},
+            headers=self._headers(request.url.path),
             etag=f'"{code.stdlib_version}"',
             body=code.stdlib,
             gzip_body=gzip_body,
@@ -267,50 +326,68 @@ class _App:
             body,
             status_code=status,
             media_type="application/json",
-            headers={"Cache-Control": "no-store"},
+            headers=self._headers("/start.json"),
         )
 
     async def engine_info(self, request: Request) -> Response:
         return representation_response(
             request.headers,
             media_type="application/json",
-            headers={"Cache-Control": NO_CACHE, **self._pyodide_headers()},
+            headers=self._headers("/engine.json"),
             etag=f'"{_short_hash(self.engine_json)}"',
             body=self.engine_json,
         )
 
     async def pyodide(self, request: Request) -> Response:
         relative: str = request.path_params["path"]
-        cache_control = NO_CACHE
+        headers = self._headers(request.url.path)
         first, sep, rest = relative.partition("/")
         if sep and self.pyodide_version and first == self.pyodide_version:
-            relative, cache_control = rest, IMMUTABLE
+            relative = rest
         if relative not in PYODIDE_FILES:
             return PlainTextResponse("Not Found", status_code=404)
-        headers = {"Cache-Control": cache_control, **self._pyodide_headers()}
-        return await self._file(self.pyodide_dir, relative, request.headers, headers)
+        return await self._file(self.pyodide_dir, relative, request, headers)
 
     async def static(self, request: Request) -> Response:
         relative: str = request.path_params["path"]
         for prefix, root in self.extra_static.items():
             if relative.startswith(prefix):
                 rest = relative[len(prefix) :]
-                return await self._file(root, rest, request.headers, {"Cache-Control": NO_CACHE})
+                return await self._file(root, rest, request, {"Cache-Control": NO_CACHE})
         if relative == "":
-            relative = "index.html"
-        name = relative.rpartition("/")[2]
-        headers = {"Cache-Control": NO_CACHE if name in REVALIDATED_FILES else SHORT_CACHE}
-        if name == "sw.js":
-            headers["Service-Worker-Allowed"] = "/"
-        return await self._file(self.web_dir, relative, request.headers, headers)
+            relative = INDEX_FILE
+        headers = self._headers(f"/{relative}")
+        return await self._file(self.web_dir, relative, request, headers)
 
     async def _file(
-        self, root: Path, relative: str, request: Headers, headers: Mapping[str, str]
+        self, root: Path, relative: str, request: Request, headers: Mapping[str, str]
     ) -> Response:
-        response = await file_response(self.cache, root, relative, request, headers)
+        response = await file_response(
+            self.cache, root, relative, request.headers, headers, self.memo, request.scope
+        )
         if response is None:
             return PlainTextResponse("Not Found", status_code=404)
         return response
+
+
+@dataclass(frozen=True)
+class SiteFile:
+    """One file of the app for a static host: its URL path and its bytes (or file).
+
+    ``br`` is a Brotli of it made by ``make``, when there is one.
+    """
+
+    url: str
+    data: bytes | None = None
+    path: Path | None = None
+    br: bytes | None = None
+
+    def read(self) -> bytes:
+        """The file's bytes."""
+        if self.data is not None:
+            return self.data
+        assert self.path is not None
+        return self.path.read_bytes()
 
 
 def _short_hash(data: bytes) -> str:
@@ -374,28 +451,60 @@ def create_app(
         Route("/pyodide/{path:path}", handlers.pyodide, methods=["GET", "HEAD"]),
         Route("/{path:path}", handlers.static, methods=["GET", "HEAD"]),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityMiddleware)])
+    middleware = [
+        Middleware(ReplayMiddleware, memo=handlers.memo),
+        Middleware(SecurityMiddleware),
+    ]
+    app = Starlette(routes=routes, middleware=middleware)
     app.state.web_dir = handlers.web_dir
     app.state.pyodide_dir = handlers.pyodide_dir
     app.state.pyodide_version = handlers.pyodide_version
     app.state.engine = handlers.engine
     app.state.bytecode = handlers.bytecode
+    app.state.site_files = handlers.site_files
     return app
 
 
-def _open_when_started(server: object, url: str, timeout: float = 30.0) -> None:
+def _open_when_listening(host: str, port: int, url: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
+    target = "127.0.0.1" if host in ("", "0.0.0.0") else "::1" if host == "::" else host
     while time.monotonic() < deadline:
-        if getattr(server, "started", False):
-            webbrowser.open(url)
-            return
-        time.sleep(0.1)
+        try:
+            with socket.create_connection((target, port), timeout=1.0):
+                webbrowser.open(url)
+                return
+        except OSError:
+            time.sleep(0.1)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
+@dataclass(frozen=True)
+class ServeOptions:
+    """How ``spider serve`` runs: worker processes and the timeouts of slow or idle clients.
+
+    ``timeout_keep_alive``: seconds an idle connection stays open after a response;
+    ``timeout_request``: seconds a request may take to arrive whole (from the connection or its
+    first byte); ``timeout_send``: seconds a client may read nothing of a response
+    (see :mod:`spider.serve_protocol`).
+    """
+
+    workers: int = 1
+    timeout_keep_alive: int = KEEP_ALIVE_TIMEOUT
+    timeout_request: int = REQUEST_TIMEOUT
+    timeout_send: int = SEND_TIMEOUT
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_browser: bool = False,
+    options: ServeOptions | None = None,
+) -> None:
     """Serve the app with uvicorn until interrupted."""
     import uvicorn
 
+    from spider.serve_protocol import TimedHttpToolsProtocol, configure
+
+    options = options or ServeOptions()
     app = create_app()
     state = app.state
     url = browser_url(host, port)
@@ -410,7 +519,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False)
     print(
         f"spider serve: {url} (engine {state.engine.version}, "
         f"{len(state.engine.files)} files; Pyodide {state.pyodide_version} "
-        f"from {state.pyodide_dir})",
+        f"from {state.pyodide_dir}; {options.workers} worker(s))",
         file=sys.stderr,
     )
     if state.bytecode is None:
@@ -419,11 +528,24 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False)
             "the app starts from sources, slower",
             file=sys.stderr,
         )
-    config = uvicorn.Config(app, host=host, port=port, server_header=False, log_level="info")
-    server = uvicorn.Server(config)
+    configure(float(options.timeout_request), float(options.timeout_send))
     if open_browser:
-        threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
-    server.run()
+        threading.Thread(target=_open_when_listening, args=(host, port, url), daemon=True).start()
+    settings: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "server_header": False,
+        "log_level": "info",
+        "http": TimedHttpToolsProtocol,
+        "loop": "uvloop",
+        "timeout_keep_alive": options.timeout_keep_alive,
+    }
+    if options.workers > 1:
+        # Each worker process builds its own app (the same as above) and shares the socket.
+        del app
+        uvicorn.run("spider.server:create_app", factory=True, workers=options.workers, **settings)
+        return
+    uvicorn.Server(uvicorn.Config(app, **settings)).run()
 
 
 def main(argv: list[str] | None = None) -> None:

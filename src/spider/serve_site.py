@@ -1,0 +1,192 @@
+"""``spider build-site DIR``: the whole web app as static files, for a CDN or a web server.
+
+The game runs in the browser, so hosting it is serving files. ``DIR`` receives:
+
+- ``public/``: every file ``spider serve`` would send (the front end, ``engine.zip`` and
+  ``engine.json``, the bytecode standard library, the Pyodide files the page loads under their
+  versioned address), each compressible one with a Brotli (``.br``, quality 11) and a gzip
+  (``.gz``) beside it when they save at least 10 %; and ``_headers`` (Netlify, Cloudflare Pages);
+- ``nginx/spider-locations.conf`` (the inside of a ``server`` block) and ``nginx/spider.conf``
+  (a ``server`` block on port 80 including it);
+- ``Caddyfile``;
+- ``spider-site.json``: what was built, and the mark that lets a later build replace it.
+
+Configurations name ``public/`` by its absolute path where the site is deployed
+(``deploy_dir``, by default ``DIR`` itself). Headers come from :mod:`spider.serve_headers`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from spider.serve_config import caddyfile, headers_file, nginx_locations, nginx_server
+from spider.serve_headers import path_rules
+from spider.serve_static import (
+    BROTLI_SUFFIX,
+    GZIP_LEVEL,
+    MAX_GZIP_RATIO,
+    MIN_COMPRESS_SIZE,
+    compress_br,
+    is_compressible,
+    media_type_for,
+    same_after_br,
+)
+from spider.server import REQUIRED_PYODIDE_FILES, SiteFile, create_app, default_pyodide_dir
+
+MARKER = "spider-site.json"
+PUBLIC = "public"
+NGINX_DIR = "nginx"
+NGINX_LOCATIONS = "spider-locations.conf"
+NGINX_SERVER = "spider.conf"
+CADDYFILE = "Caddyfile"
+#: Everything a build writes at the top of DIR (a rebuild replaces exactly these).
+OUTPUTS = (PUBLIC, NGINX_DIR, CADDYFILE, MARKER)
+GZIP_SUFFIX = ".gz"
+
+
+class SiteError(Exception):
+    """The site cannot be built; the message says why, on one line."""
+
+
+@dataclass(frozen=True)
+class SiteReport:
+    """What a build wrote."""
+
+    directory: Path
+    files: int
+    bytes: int
+    compressed: int
+    pyodide_version: str
+
+
+def check_target(directory: Path) -> None:
+    """Refuse a ``directory`` that exists and holds anything but an earlier build."""
+    if directory.exists() and not directory.is_dir():
+        raise SiteError(f"{directory} exists and is not a directory")
+    if not directory.is_dir() or not any(directory.iterdir()):
+        return
+    try:
+        marker = json.loads((directory / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        marker = None
+    if not isinstance(marker, dict) or marker.get("generator") != "spider build-site":
+        raise SiteError(
+            f"{directory} is not empty and not the output of spider build-site; "
+            "give an empty or new directory"
+        )
+    strangers = sorted(p.name for p in directory.iterdir() if p.name not in OUTPUTS)
+    if strangers:
+        raise SiteError(f"{directory} holds files spider build-site did not write: {strangers}")
+
+
+def check_pyodide(pyodide_dir: Path) -> str:
+    """The version of the Pyodide runtime in ``pyodide_dir``; refused when incomplete."""
+    from spider.server import pyodide_version
+
+    version = pyodide_version(pyodide_dir)
+    missing = [name for name in REQUIRED_PYODIDE_FILES if not (pyodide_dir / name).is_file()]
+    loaders = ("pyodide.asm.mjs", "pyodide.asm.js")
+    if not any((pyodide_dir / name).is_file() for name in loaders):
+        missing.append(" or ".join(loaders))
+    if version is None or missing:
+        what = ", ".join(missing) if missing else "package.json with its version"
+        raise SiteError(
+            f"no complete Pyodide runtime at {pyodide_dir} (missing {what}): run `make`"
+        )
+    return version
+
+
+def _brotli_for(item: SiteFile, data: bytes) -> bytes:
+    """The Brotli ``make`` made for this file when it is right, else one made now."""
+    made = item.br
+    if made is None and item.path is not None:
+        beside = item.path.with_name(item.path.name + BROTLI_SUFFIX)
+        made = beside.read_bytes() if beside.is_file() else None
+    if made is not None and same_after_br(data, made):
+        return made
+    return compress_br(data, quality=11)
+
+
+def _write(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+
+
+def _write_file(public: Path, item: SiteFile) -> tuple[int, int]:
+    """Write one file and its precompressed forms; (bytes, compressed files written)."""
+    relative = PurePosixPath(item.url.lstrip("/"))
+    target = public.joinpath(*relative.parts)
+    data = item.read()
+    _write(target, data)
+    if len(data) < MIN_COMPRESS_SIZE or not is_compressible(media_type_for(target.name)):
+        return len(data), 0
+    gz = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+    if len(gz) > MAX_GZIP_RATIO * len(data):
+        return len(data), 0  # already compressed (a deflated zip): Brotli will not do better
+    _write(target.with_name(target.name + GZIP_SUFFIX), gz)
+    br = _brotli_for(item, data)
+    written = 1
+    if len(br) <= MAX_GZIP_RATIO * len(data):
+        _write(target.with_name(target.name + BROTLI_SUFFIX), br)
+        written += 1
+    return len(data), written
+
+
+def build_site(
+    directory: Path,
+    *,
+    deploy_dir: Path | None = None,
+    pyodide_dir: Path | None = None,
+    bytecode_dir: Path | None = None,
+) -> SiteReport:
+    """Write the static site into ``directory`` (see the module's description)."""
+    directory = directory.absolute()
+    deploy = deploy_dir if deploy_dir is not None else directory
+    if not deploy.is_absolute():
+        raise SiteError(f"the deploy directory must be an absolute path, not {deploy}")
+    pyodide_dir = pyodide_dir or default_pyodide_dir()
+    version = check_pyodide(pyodide_dir)
+    check_target(directory)
+    app = create_app(pyodide_dir, bytecode_dir=bytecode_dir)
+    files: list[SiteFile] = app.state.site_files()
+    rules = path_rules(version)
+    root = str(deploy / PUBLIC)
+    try:
+        configs = {
+            f"{NGINX_DIR}/{NGINX_LOCATIONS}": nginx_locations(rules, root),
+            f"{NGINX_DIR}/{NGINX_SERVER}": nginx_server(str(deploy / NGINX_DIR / NGINX_LOCATIONS)),
+            CADDYFILE: caddyfile(rules, root),
+            f"{PUBLIC}/_headers": headers_file(rules, [item.url for item in files]),
+        }
+    except ValueError as error:
+        raise SiteError(str(error)) from None
+
+    for name in OUTPUTS:
+        old = directory / name
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        elif old.exists() or old.is_symlink():
+            old.unlink()
+    directory.mkdir(parents=True, exist_ok=True)
+    public = directory / PUBLIC
+    total = compressed = 0
+    for item in files:
+        size, extra = _write_file(public, item)
+        total += size
+        compressed += extra
+    for name, text in configs.items():
+        _write(directory / name, text.encode("utf-8"))
+    marker = {
+        "generator": "spider build-site",
+        "pyodide": version,
+        "engine": app.state.engine.version,
+        "bytecode": app.state.bytecode is not None,
+        "deploy_dir": str(deploy),
+        "files": sorted(item.url for item in files),
+    }
+    _write(directory / MARKER, (json.dumps(marker, indent=1) + "\n").encode("utf-8"))
+    return SiteReport(directory, len(files), total, compressed, version)

@@ -1,0 +1,168 @@
+"""Real web servers from Debian's packages (nginx, Caddy) serving a ``spider build-site`` output.
+
+Each runs as a child of the test, as the current user, on a free loopback port, with its pid,
+logs and temporary files in a directory of the test's own; the site's headers come from the
+configuration ``build-site`` wrote (nginx: ``nginx/spider-locations.conf`` inside a ``server``
+block on the test's port; Caddy: the ``Caddyfile`` with its address and admin endpoint from the
+environment, as documented).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from spider.serve_site import CADDYFILE, MARKER, NGINX_DIR, NGINX_LOCATIONS, build_site
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+CADDY = shutil.which("caddy") or "/usr/bin/caddy"
+BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
+START_TIMEOUT = 15.0
+
+
+def build(directory: Path) -> Path:
+    """``spider build-site`` into ``directory``, its absolute path as the deploy directory."""
+    build_site(directory)
+    return directory
+
+
+def shared_build(base: Path) -> Path:
+    """One build for the whole test run, shared by the xdist workers (``base``: the parent of
+    the workers' temporary directories); the tests only read it."""
+    site = base / "static-site"
+    with (base / "static-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (site / MARKER).is_file():
+            build(site)
+    return site
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_listening(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited ({process.returncode}): {_tail(log)}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"the server did not listen on port {port}: {_tail(log)}")
+
+
+def _tail(log: Path) -> str:
+    try:
+        return log.read_text(encoding="utf-8", errors="replace")[-2000:]
+    except OSError:
+        return "(no log)"
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def nginx_conf(site: Path, work: Path, port: int) -> str:
+    """A main nginx configuration around the site's generated ``spider-locations.conf``."""
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    temp = "\n".join(
+        f"    {kind}_temp_path {work / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    return f"""daemon off;
+pid {work / "nginx.pid"};
+error_log {work / "error.log"} warn;
+{"user " + user + ";" if os.geteuid() == 0 else ""}
+load_module {BROTLI_MODULE};
+events {{ worker_connections 512; }}
+http {{
+    access_log off;
+{temp}
+    server {{
+        listen 127.0.0.1:{port};
+        include {site / NGINX_DIR / NGINX_LOCATIONS};
+    }}
+}}
+"""
+
+
+def nginx_test(site: Path, work: Path) -> subprocess.CompletedProcess[str]:
+    """``nginx -t`` of the configuration around the site (it checks, serves nothing)."""
+    work.mkdir(parents=True, exist_ok=True)
+    conf = work / "nginx-test.conf"
+    conf.write_text(nginx_conf(site, work, free_port()), encoding="utf-8")
+    return subprocess.run(
+        [NGINX, "-t", "-p", str(work), "-e", str(work / "error.log"), "-c", str(conf)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+@contextmanager
+def nginx(site: Path, work: Path) -> Iterator[str]:
+    """nginx serving ``site`` on a free loopback port; yields its base URL (no slash)."""
+    work.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    conf = work / "nginx.conf"
+    conf.write_text(nginx_conf(site, work, port), encoding="utf-8")
+    log = work / "error.log"
+    process = subprocess.Popen(
+        [NGINX, "-p", str(work), "-e", str(log), "-c", str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_listening(process, port, log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        _stop(process)
+
+
+@contextmanager
+def caddy(site: Path, work: Path) -> Iterator[str]:
+    """Caddy serving ``site`` with its generated Caddyfile on a free loopback port."""
+    work.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    log = work / "caddy.log"
+    env = {
+        **os.environ,
+        "SPIDER_SITE_ADDRESS": f"http://127.0.0.1:{port}",
+        "SPIDER_CADDY_ADMIN": "off",
+        "HOME": str(work),
+        "XDG_DATA_HOME": str(work / "data"),
+        "XDG_CONFIG_HOME": str(work / "config"),
+    }
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [CADDY, "run", "--config", str(site / CADDYFILE), "--adapter", "caddyfile"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    try:
+        _wait_listening(process, port, log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        _stop(process)

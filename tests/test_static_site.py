@@ -1,0 +1,242 @@
+"""``spider build-site``: the static site, its configurations, and real servers serving it.
+
+nginx and Caddy (Debian's packages, installed by ``make hosts``) serve one build with the
+configurations it wrote, and must answer every file with the headers of the one table
+(:mod:`spider.serve_headers`) that ``spider serve`` answers with too.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import brotli  # type: ignore[import-untyped]
+import pytest
+from starlette.testclient import TestClient
+
+from spider.cli import main
+from spider.serve_headers import SECURITY_HEADERS, headers_for, path_rules, rule_for
+from spider.serve_site import MARKER, PUBLIC, SiteError, build_site, check_target
+from spider.serve_static import media_type_for
+from spider.server import create_app, default_pyodide_dir
+from tests import static_host
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return static_host.shared_build(tmp_path_factory.getbasetemp().parent)
+
+
+@pytest.fixture(scope="module")
+def files(site: Path) -> list[str]:
+    urls: list[str] = json.loads((site / MARKER).read_text(encoding="utf-8"))["files"]
+    return urls
+
+
+@pytest.fixture(scope="module")
+def version(site: Path) -> str:
+    value: str = json.loads((site / MARKER).read_text(encoding="utf-8"))["pyodide"]
+    return value
+
+
+@pytest.fixture(scope="module")
+def app() -> Any:
+    """One ``spider serve`` app for the module (it compresses each file once)."""
+    return create_app()
+
+
+def _on_disk(site: Path, url: str) -> Path:
+    return site / PUBLIC / url.lstrip("/")
+
+
+def test_site_holds_what_spider_serve_serves(
+    app: Any, site: Path, files: list[str], version: str
+) -> None:
+    client = TestClient(app)
+    assert "/index.html" in files and "/sw.js" in files and "/engine.zip" in files
+    assert f"/pyodide/{version}/pyodide.asm.wasm" in files
+    assert any(url.startswith("/stdlib/") for url in files), "the bytecode stdlib is missing"
+    # Nothing the page does not load (Pyodide's consoles, type declarations, maps, read-me).
+    extras = [u for u in files if u.endswith((".html", ".d.ts", ".map", ".md"))]
+    assert extras == ["/index.html"]
+    for url in files:
+        served = client.get(url, headers={"Accept-Encoding": "identity"})
+        assert served.status_code == 200, url
+        assert served.content == _on_disk(site, url).read_bytes(), url
+        for suffix, decompress in ((".br", brotli.decompress), (".gz", gzip.decompress)):
+            packed = _on_disk(site, url + suffix)
+            if packed.exists():
+                assert decompress(packed.read_bytes()) == served.content, url + suffix
+    # The large compressible files all have their Brotli and gzip.
+    for url in ("/main.js", "/engine.zip", f"/pyodide/{version}/pyodide.asm.wasm"):
+        assert _on_disk(site, url + ".br").is_file() and _on_disk(site, url + ".gz").is_file()
+
+
+def _parse_headers_file(text: str) -> list[tuple[str, dict[str, str]]]:
+    rules: list[tuple[str, dict[str, str]]] = []
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        if not line.startswith(" "):
+            rules.append((line.strip(), {}))
+        else:
+            name, _, value = line.strip().partition(":")
+            rules[-1][1][name.strip()] = value.strip()
+    return rules
+
+
+def _pattern_matches(pattern: str, url: str) -> bool:
+    return url.startswith(pattern[:-1]) if pattern.endswith("*") else url == pattern
+
+
+def test_headers_file_gives_each_file_the_table_headers(
+    site: Path, files: list[str], version: str
+) -> None:
+    rules = _parse_headers_file((site / PUBLIC / "_headers").read_text(encoding="utf-8"))
+    table = path_rules(version)
+    for url in [*files, "/"]:
+        got: dict[str, str] = {}
+        for pattern, headers in rules:
+            if _pattern_matches(pattern, url):
+                # Netlify and Cloudflare join a header two rules set: none may be set twice.
+                assert not set(got) & set(headers), (url, pattern)
+                got.update(headers)
+        assert got == headers_for(table, url), url
+
+
+def test_nginx_accepts_the_configuration(site: Path, tmp_path: Path) -> None:
+    result = static_host.nginx_test(site, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "[warn]" not in result.stderr and "[emerg]" not in result.stderr, result.stderr
+
+
+def _get(base: str, path: str, accept: str | None) -> tuple[int, dict[str, str], bytes]:
+    parts = urlsplit(base)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    try:
+        conn.request("GET", path, headers={} if accept is None else {"Accept-Encoding": accept})
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+def _spider_serve(app: Any) -> AbstractContextManager[str]:
+    import socket
+    import threading
+    import time
+    from contextlib import contextmanager
+
+    import uvicorn
+
+    @contextmanager
+    def run() -> Iterator[str]:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        config = uvicorn.Config(app, log_level="warning", lifespan="off")
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.02)
+        try:
+            yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+            sock.close()
+
+    return run()
+
+
+SERVERS = ("caddy", "nginx", "spider-serve")
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_real_server_sends_the_table_headers(
+    server: str, app: Any, site: Path, files: list[str], version: str, tmp_path: Path
+) -> None:
+    table = path_rules(version)
+    running = (
+        _spider_serve(app)
+        if server == "spider-serve"
+        else (static_host.nginx if server == "nginx" else static_host.caddy)(site, tmp_path)
+    )
+    with running as base:
+        for url in [*files, "/"]:
+            disk = _on_disk(site, "/index.html" if url == "/" else url)
+            status, headers, body = _get(base, url, "br, gzip")
+            assert status == 200, url
+            for name, value in headers_for(table, url).items():
+                assert headers.get(name.lower()) == value, (url, name)
+            assert (
+                headers["content-type"].partition(";")[0]
+                == (media_type_for(disk.name).partition(";")[0])
+            ), url
+            encoding = headers.get("content-encoding")
+            decode = {"br": brotli.decompress, "gzip": gzip.decompress, None: bytes}[encoding]
+            assert decode(body) == disk.read_bytes(), url
+            if server != "spider-serve" and disk.with_name(disk.name + ".br").exists():
+                assert encoding == "br", url  # the file made at build time
+        # gzip for browsers without Brotli, identity for clients that ask for none.
+        status, headers, body = _get(base, "/main.js", "gzip")
+        assert headers.get("content-encoding") == "gzip"
+        assert gzip.decompress(body) == _on_disk(site, "/main.js").read_bytes()
+        status, headers, body = _get(base, f"/pyodide/{version}/pyodide.asm.wasm", None)
+        assert "content-encoding" not in headers and headers["content-type"] == "application/wasm"
+        assert body == _on_disk(site, f"/pyodide/{version}/pyodide.asm.wasm").read_bytes()
+        assert headers["cache-control"] == rule_for(table, "/stdlib/").cache_control
+        # Errors carry the security headers too.
+        status, headers, _ = _get(base, "/no-such-file.js", "br")
+        assert status == 404
+        for name, value in SECURITY_HEADERS.items():
+            assert headers.get(name.lower()) == value, name
+
+
+# ----------------------------------------------------------------------- refusals (exit 2)
+
+
+def test_refuses_a_directory_it_did_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main(["build-site", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not the output of spider build-site" in err
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_refuses_a_file_and_strangers_in_an_earlier_build(tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x", encoding="utf-8")
+    with pytest.raises(SiteError, match="not a directory"):
+        check_target(target)
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    (earlier / MARKER).write_text('{"generator": "spider build-site"}', encoding="utf-8")
+    (earlier / "public").mkdir()
+    check_target(earlier)  # an earlier build may be replaced
+    (earlier / "mine.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(SiteError, match="did not write"):
+        check_target(earlier)
+
+
+def test_refuses_without_pyodide(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "pyodide"
+    empty.mkdir()
+    monkeypatch.setenv("SPIDER_PYODIDE_DIR", str(empty))
+    assert main(["build-site", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no complete Pyodide runtime" in err
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(SiteError, match="absolute"):
+        build_site(tmp_path / "out", deploy_dir=Path("relative/dir"), pyodide_dir=empty)
+    assert default_pyodide_dir() == empty
