@@ -161,7 +161,8 @@ function clock(change) {
 
 /** @param {Change} change */
 function saving(change) {
-  if (!change.reply?.ok) return;
+  // A loaded game is already saved as it is (and one taken up from another tab must not echo).
+  if (!change.reply?.ok || change.req?.op === "load") return;
   if (change.won) saver.save();
   else saver.saveSoon();
 }
@@ -217,6 +218,7 @@ storage.onWritable((ok) => notice(ok ? null : i18n.t("storage.write")));
  */
 async function takeUp(stored) {
   await booted;
+  if (stored.saved === store.state.saved) return;
   demo.stop(false);
   const reply = await engine.request({ op: "load", saved: stored.saved, undo_limit: settings.get().undoLimit });
   if (!reply.ok) return;

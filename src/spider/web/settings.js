@@ -25,12 +25,16 @@ export function defaults() {
   };
 }
 
-/** @type {Record<string, unknown[]>} */
-const OPTION_VALUES = {
-  game: ["spider", "spiderette"],
-  suits: [1, 2, 4],
-  rule: ["classic", "flexible"],
-  scoring: ["standard", "reveal"],
+/**
+ * The shape of each game option. Which games exist is the engine's to say (`state.variants`):
+ * a new game with options it does not play is refused, and the page deals the default game.
+ * @type {Record<string, (v: unknown) => boolean>}
+ */
+const OPTION_SHAPES = {
+  game: (v) => typeof v === "string" && /^[a-z]{1,20}$/.test(v),
+  suits: (v) => Number.isInteger(v) && Number(v) > 0 && Number(v) <= 8,
+  rule: (v) => typeof v === "string" && /^[a-z]{1,20}$/.test(v),
+  scoring: (v) => typeof v === "string" && /^[a-z]{1,20}$/.test(v),
 };
 
 function validate(data) {
@@ -42,8 +46,8 @@ function validate(data) {
   if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;
   if (UNDO_LIMITS.includes(data.undoLimit)) out.undoLimit = data.undoLimit;
   if (data.options && typeof data.options === "object") {
-    for (const [k, values] of Object.entries(OPTION_VALUES)) {
-      if (values.includes(data.options[k])) out.options[k] = data.options[k];
+    for (const [k, ok] of Object.entries(OPTION_SHAPES)) {
+      if (ok(data.options[k])) out.options[k] = data.options[k];
     }
   }
   return out;

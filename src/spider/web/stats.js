@@ -90,24 +90,29 @@ function validate(data) {
   return data.variants;
 }
 
-/** Entries already set aside this session (so a bad one is copied once, not on every read). */
-const setAsideKeys = new Set();
+/**
+ * Bad entries that could not be copied aside: written back as they are, never dropped.
+ * @type {Record<string, unknown>}
+ */
+let uncopied = {};
 
 /**
- * The stored entries, read afresh, with the bad ones left out (and set aside once).
+ * The stored entries, read afresh. A bad entry is set aside on its own and, once its copy is
+ * safe, removed from the statistics; the others stay as they are.
  * @returns {Record<string, Entry>}
  */
 function load() {
   const raw = storage.read(KEY, validate, {});
   /** @type {Record<string, Entry>} */
   const out = {};
+  let dropped = false;
+  uncopied = {};
   for (const [key, v] of Object.entries(raw)) {
     if (KEY_SHAPE.test(key) && validEntry(v)) out[key] = { ...empty(), ...v };
-    else if (!setAsideKeys.has(key)) {
-      setAsideKeys.add(key);
-      storage.setAside(`${KEY}/${key}`, JSON.stringify(v ?? null), "corrupt");
-    }
+    else if (storage.setAside(`${KEY}/${key}`, JSON.stringify(v ?? null), "corrupt")) dropped = true;
+    else uncopied[key] = v;
   }
+  if (dropped) storage.write(KEY, { variants: { ...uncopied, ...out } });
   return out;
 }
 
@@ -122,7 +127,7 @@ function update(key, change) {
   const next = change(variants[key] ?? empty());
   if (next === null) delete variants[key];
   else variants[key] = next;
-  storage.write(KEY, { variants });
+  storage.write(KEY, { variants: { ...uncopied, ...variants } });
 }
 
 /** @param {string} key */
@@ -180,3 +185,6 @@ export function reset(key) {
 export function winRate(s) {
   return s.played ? s.won / s.played : 0;
 }
+
+// Read once at start-up, so damaged entries are set aside, and told, at once.
+load();
