@@ -451,7 +451,10 @@ const ACTIONS = {
   redo: () => redo(),
   hint: () => hints.show(),
   restart,
-  stats: () => dialogs.openStats(stats.variantKey(currentOptions()), store.state.game?.variants),
+  stats: () => {
+    const variants = store.state.game?.variants;
+    dialogs.openStats(stats.variantKey(currentOptions(), variants), variants);
+  },
   settings: () => dialogs.openSettings(settings.get(), (/** @type {any} */ patch) => settings.update(patch)),
   help: () => dialogs.openHelp(store.state.game?.game ?? "spider"),
   share,

@@ -24,9 +24,17 @@ const KEY = "stats";
  * @property {number | null} fewestMoves
  */
 
-/** @param {{game: string, suits: number, rule: string, scoring: string}} v */
-export function variantKey({ game, suits, rule, scoring }) {
-  return `${game}/${suits}/${game === "spiderette" ? "classic" : rule}/${scoring}`;
+/**
+ * The statistics key of a game. The rule is the one the engine plays: a game state's own, or for
+ * chosen options, the engine's variant of that game and suit count (`state.variants`) with the
+ * rule chosen, else with the only rule it has.
+ * @param {{game: string, suits: number, rule: string, scoring: string}} options
+ * @param {{game: string, suits: number, rule: string}[]} [variants]
+ */
+export function variantKey({ game, suits, rule, scoring }, variants = []) {
+  const same = variants.filter((v) => v.game === game && v.suits === suits);
+  const played = same.find((v) => v.rule === rule) ?? (same.length === 1 ? same[0] : null);
+  return `${game}/${suits}/${played?.rule ?? rule}/${scoring}`;
 }
 
 /** @param {string} key */
