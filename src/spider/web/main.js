@@ -301,8 +301,9 @@ async function newGame(options, number = null) {
   if (number !== null && number >= 0) req.number = number;
   else if (winnable) Object.assign(req, { winnable: true, avoid: recent.recentWinnable(o) });
   const reply = await send(req, { kind: "new", t0: now() });
-  if (!req.winnable || !reply.ok || !reply.state) return;
-  recent.rememberWinnable(o, reply.state.number);
+  const dealt = reply.state?.number;
+  if (!req.winnable || !reply.ok || dealt === null || dealt === undefined) return;
+  recent.rememberWinnable(o, dealt);
   toast(i18n.t("new.winnable.dealt"));
 }
 
@@ -327,7 +328,10 @@ async function openCode(code) {
 }
 
 function openNewGame() {
-  dialogs.openNew({ ...currentOptions(), winnable: settings.get().winnableOnly }, { onDeal: (options) => newGame(options), onOpenCode: openCode });
+  dialogs.openNew({ ...currentOptions(), winnable: settings.get().winnableOnly }, {
+    onDeal: (/** @type {{game: string, suits: number, rule: string, scoring: string, winnable?: boolean}} */ options) => newGame(options),
+    onOpenCode: openCode,
+  });
 }
 
 /**
