@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
 CHROMIUM := /usr/bin/chromium
 NGINX := /usr/sbin/nginx
 NGINX_BROTLI := /usr/lib/nginx/modules/ngx_http_brotli_static_module.so
@@ -10,7 +11,7 @@ CADDY := /usr/bin/caddy
 # Playwright drives Debian's Chromium; it must never download a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test setup lint typecheck unit bench clean vendor bytecode browser hosts lock site
+.PHONY: run test setup lint typecheck jscheck unit bench clean vendor bytecode debian browser hosts lock site
 
 run: setup
 	$(BIN)/spider serve
@@ -35,6 +36,17 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy --strict src/spider
 
+# TypeScript's compiler, exactly as pinned in package-lock.json (only for checking the JavaScript).
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+# The web app's JavaScript (// @ts-check with JSDoc types), checked by tsc --noEmit: the page's
+# modules (jsconfig.json) and the workers (jsconfig.worker.json).
+jscheck: $(NODE_STAMP)
+	node_modules/.bin/tsc --noEmit -p jsconfig.json
+	node_modules/.bin/tsc --noEmit -p jsconfig.worker.json
+
 # Pyodide from the npm registry, pinned in pyodide.lock.json (no-op when vendor/ is current).
 # Then the Brotli (quality 11) of its large files, made once (no-op when current).
 vendor: $(STAMP)
@@ -46,15 +58,15 @@ vendor: $(STAMP)
 bytecode: $(STAMP) vendor
 	$(BIN)/python scripts/build_bytecode.py
 
-# Debian's Chromium for the browser tests (no-op when installed).
-browser:
-	@test -x $(CHROMIUM) || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+# Debian's packages the tests need, in one apt-get run (no-op when installed): Chromium for the
+# browser tests; nginx (with its Brotli module) and Caddy, which the tests serve the static site
+# with. The tests run their own server processes, never the services.
+DEBIAN_PACKAGES := chromium nginx-light libnginx-mod-http-brotli-static caddy
+debian:
+	@test -x $(CHROMIUM) -a -x $(NGINX) -a -f $(NGINX_BROTLI) -a -x $(CADDY) || (apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBIAN_PACKAGES))
 
-# Debian's nginx (with its Brotli module) and Caddy, which the tests serve the static site with
-# (no-op when installed). The tests run their own server processes, never the services.
-hosts:
-	@test -x $(NGINX) -a -f $(NGINX_BROTLI) -a -x $(CADDY) || (apt-get update && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light libnginx-mod-http-brotli-static caddy)
+browser hosts: debian
 
 # The whole app as static files with nginx, Caddy and _headers configurations (docs/hosting.md).
 site: setup
@@ -63,10 +75,10 @@ site: setup
 unit: setup browser hosts
 	$(BIN)/pytest -q -n 2
 
-test: browser hosts lint typecheck unit
+test: browser hosts lint typecheck jscheck unit
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) vendor .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) vendor node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis
