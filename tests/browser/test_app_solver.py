@@ -3,6 +3,7 @@ only") and the share link of a position, each compared with the engine's own ans
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -102,6 +103,15 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
     screenshot(page, "no-moves")
     dialog.locator('button[value="close"]').click()
     expect(dialog).to_be_hidden()
+    # H agrees with the dialog (issue 13, item 7): no move is suggested, "no moves" is said.
+    press_hint(page, profile)
+    expect(page.locator("[data-message]")).to_have_text(
+        "No moves are left. Undo a few steps, restart or start a new game."
+    )
+    expect(page.locator(".card.hinted")).to_have_count(0)
+    expect(dialog).to_be_visible()
+    dialog.locator('button[value="close"]').click()
+    expect(dialog).to_be_hidden()
 
     # The share link of a game without a code opens the same deal (its starting position).
     page.locator('[data-action="share"]').click()
@@ -184,6 +194,9 @@ def test_solver_check_demo_winnable_only_and_cancel(
         f"in {len(expected.solution)} moves"
     )
     expect(dialog.locator("[data-solve-progress]")).to_contain_text("positions searched")
+    # The time is the search as the player waited for it (the solver's worker started first),
+    # never "0 s" (issue 13, item 7).
+    expect(dialog.locator("[data-solve-progress]")).to_have_text(re.compile(r"· [1-9]\d* s$"))
     screenshot(page, "solve-winnable")
 
     # "Show solution" plays it through the engine, animated, to a win that is not counted.

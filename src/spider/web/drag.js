@@ -7,6 +7,11 @@
 // (`forgiving()`) does an accepting column among those it overlaps win, the nearest to the group's
 // centre first. Which columns accept is the engine's answer (`accepts`), never decided here: this
 // module is geometry, and reports what the player did through the callbacks it is given.
+//
+// Taps: a second tap at the same spot soon after the first is reported as the double of it
+// (`isDouble`), whatever card is there now (the first tap may have moved its card away): the
+// page makes one action of the pair. A tap on a column away from its face-up cards (an empty
+// column, a face-down card) is reported by `onTapColumn`, for "tap a card, then where it goes".
 
 const SLOP_MOUSE = 4;
 const SLOP_TOUCH = 8;
@@ -26,7 +31,8 @@ export class DragController {
    * @param renderer  the Renderer (card and column elements, layout)
    * @param callbacks {canStart(), accepts(src, count) -> int[], highlight() -> bool,
    *                   forgiving() -> bool, onDrop(src, dst, count, dropped),
-   *                   onTap(col, idx, pointerType, isDouble), onCancel(), onStart(src, count)}
+   *                   onTap(col, idx, pointerType, isDouble), onTapColumn(col, isDouble),
+   *                   onCancel(), onStart(src, count)}
    */
   constructor(renderer, callbacks) {
     this.r = renderer;
@@ -56,8 +62,7 @@ export class DragController {
   #down(e) {
     if (e.button !== 0 || this.press) return;
     const cardEl = e.target.closest(".card[data-face='up']");
-    if (!cardEl) return;
-    const at = this.r.locate(cardEl);
+    const at = cardEl ? this.r.locate(cardEl) : this.#columnAt(e.target);
     if (!at) return;
     e.preventDefault(); // no text selection, no native drag, no focus flash
     this.released = false;
@@ -77,9 +82,17 @@ export class DragController {
     }
   }
 
+  /** The column of an element that is not a face-up card (a face-down card, a column's space). */
+  #columnAt(target) {
+    const colEl = target.closest?.("[data-column]");
+    const col = colEl ? this.r.cols.indexOf(colEl) : -1;
+    return col < 0 ? null : { col, idx: null };
+  }
+
   #move(e) {
     const p = this.press;
     if (!p || e.pointerId !== p.id) return;
+    if (p.idx === null) return; // only face-up cards are dragged
     const dx = e.clientX - p.x;
     const dy = e.clientY - p.y;
     if (!this.drag) {
@@ -171,17 +184,15 @@ export class DragController {
       else this.cb.onDrop(p.col, over, d.count, d.dests.includes(over));
       return;
     }
-    // A press without movement: a tap or click.
+    // A press without movement: a tap or click. The second of two quick taps at one spot is the
+    // double of the first even when the first moved its card away and another lies there now.
     const now = performance.now();
     const last = this.lastTap;
     const isDouble =
-      last !== null &&
-      now - last.t < DOUBLE_MS &&
-      last.col === p.col &&
-      last.idx === p.idx &&
-      Math.hypot(e.clientX - last.x, e.clientY - last.y) < DOUBLE_PX;
-    this.lastTap = isDouble ? null : { t: now, col: p.col, idx: p.idx, x: e.clientX, y: e.clientY };
-    this.cb.onTap(p.col, p.idx, p.type, isDouble);
+      last !== null && now - last.t < DOUBLE_MS && Math.hypot(e.clientX - last.x, e.clientY - last.y) < DOUBLE_PX;
+    this.lastTap = isDouble ? null : { t: now, x: e.clientX, y: e.clientY };
+    if (p.idx === null) this.cb.onTapColumn?.(p.col, isDouble);
+    else this.cb.onTap(p.col, p.idx, p.type, isDouble);
   }
 
   /** Drops whatever is in hand; the renderer puts the cards back on the next render. */
