@@ -1,4 +1,4 @@
-"""The game survives reloads (with its history), input before the engine is ready is kept, and
+"""The game survives reloads (with its history), input before the engine is ready is refused, and
 after one visit the app loads and plays offline."""
 
 from __future__ import annotations
@@ -40,17 +40,21 @@ def test_reload_keeps_the_game_and_its_history(page: Page, profile: str, screens
     assert_shows(page, game)
     expect(page.locator("[data-engine-status]")).to_have_attribute("data-status", "loading")
     screenshot(page, "before-engine")
-    page.keyboard.press("u")  # queued: undo the deal
-    page.wait_for_timeout(200)
-    assert_shows(page, game)
+    # Input before the engine is ready is refused with a message, never applied seconds later.
+    page.keyboard.press("u")
+    expect(page.locator("[data-message]")).to_contain_text("still starting")
+    screenshot(page, "refused-before-engine")
     assert held, "the engine was not requested"
     for route in held:
         route.continue_()
     page.context.unroute("**/engine.zip")
     wait_ready(page)
+    page.wait_for_timeout(300)
+    assert_shows(page, game)
+    # The whole history came back: undo the deal and the move, then redo both.
+    page.keyboard.press("u")
     game.undo()
     assert_shows(page, game)
-    # The whole history came back: undo to the deal, then redo.
     page.keyboard.press("u")
     game.undo()
     assert_shows(page, Game.from_code(SPIDER_2))

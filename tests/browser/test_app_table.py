@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from webapp import (
     LONG_COLUMN_POSITION,
+    SET_ASIDE,
     SPIDER_2,
     SPIDERETTE_4,
     assert_shows,
@@ -180,7 +181,8 @@ def test_corrupt_storage_is_set_aside(
     # A fresh game is on the table, and it is exactly the engine's game of the code shown.
     code = shown(page)["code"]
     assert_shows(page, Game.from_code(code))
-    assert page.evaluate("() => localStorage.getItem('spider:game:set-aside')") is not None
+    kept = page.evaluate(SET_ASIDE)
+    assert "game" in [copy["key"] for copy in kept], kept
     # The player is told once: the next load is clean.
     page.reload()
     page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")

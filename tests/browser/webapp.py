@@ -241,3 +241,10 @@ LONG_COLUMN_POSITION = (
 def open_menu_action(page: Page, action: str) -> None:
     """Clicks a button of the "More" menu."""
     click_action(page, action)
+
+
+# The copies of unreadable data the app set aside ({key, reason, time, raw}), oldest first.
+SET_ASIDE = """() => Object.keys(localStorage)
+  .filter((k) => k.startsWith('spider:set-aside:'))
+  .sort((a, b) => Number(a.split(':')[2]) - Number(b.split(':')[2]) || a.localeCompare(b))
+  .map((k) => JSON.parse(localStorage.getItem(k)))"""

@@ -1,24 +1,42 @@
+// @ts-check
 // Records and statistics, kept per game, suit count, rule and scoring.
 //
 // A deal counts as played from its first action. Winning it adds to the wins and the streak;
 // leaving it unfinished for another deal ends the current streak. Best score, best time and
 // fewest moves come from won games only.
+//
+// Several tabs may play at once: every change re-reads the stored statistics and changes only
+// its own entry, so one tab's records never overwrite another's. Each entry stands alone: one
+// that cannot be read is set aside (a copy kept, see storage.js) and the others stay.
 
 import * as storage from "./storage.js";
 
 const KEY = "stats";
 
+/**
+ * @typedef {object} Entry
+ * @property {number} played
+ * @property {number} won
+ * @property {number} streak
+ * @property {number} bestStreak
+ * @property {number | null} bestScore
+ * @property {number | null} bestTime
+ * @property {number | null} fewestMoves
+ */
+
+/** @param {{game: string, suits: number, rule: string, scoring: string}} v */
 export function variantKey({ game, suits, rule, scoring }) {
   return `${game}/${suits}/${game === "spiderette" ? "classic" : rule}/${scoring}`;
 }
 
+/** @param {string} key */
 export function parseVariant(key) {
   const [game, suits, rule, scoring] = key.split("/");
   return { game, suits: Number(suits), rule, scoring };
 }
 
-/** The shape of a statistics key (the engine says which games exist: `state.variants`). */
-const KEY_SHAPE = /^(spider|spiderette)\/[124]\/(classic|flexible)\/(standard|reveal)$/;
+/** The shape of a statistics key; which games exist is the engine's to say (`state.variants`). */
+const KEY_SHAPE = /^[a-z]+\/\d+\/[a-z]+\/[a-z]+$/;
 
 /**
  * Every variant the player can choose, in menu order: the engine's list of games
@@ -28,7 +46,7 @@ const KEY_SHAPE = /^(spider|spiderette)\/[124]\/(classic|flexible)\/(standard|re
  * @returns {string[]}
  */
 export function allVariants(variants) {
-  if (!variants) return Object.keys(data.variants);
+  if (!variants) return Object.keys(load());
   const out = [];
   for (const scoring of ["standard", "reveal"]) {
     for (const v of variants) out.push(variantKey({ ...v, scoring }));
@@ -36,52 +54,92 @@ export function allVariants(variants) {
   return out;
 }
 
+/** @returns {Entry} */
 function empty() {
   return { played: 0, won: 0, streak: 0, bestStreak: 0, bestScore: null, bestTime: null, fewestMoves: null };
 }
 
-const isCount = (v) => Number.isInteger(v) && v >= 0;
+/** @param {unknown} v */
+const isCount = (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0;
+/** @param {unknown} v */
 const isOptional = (v) => v === null || Number.isFinite(v);
 
+/**
+ * @param {any} v
+ * @returns {v is Entry}
+ */
+function validEntry(v) {
+  return (
+    !!v &&
+    typeof v === "object" &&
+    ["played", "won", "streak", "bestStreak"].every((k) => isCount(v[k])) &&
+    ["bestScore", "bestTime", "fewestMoves"].every((k) => isOptional(v[k] ?? null)) &&
+    v.won <= v.played
+  );
+}
+
+/**
+ * The stored entries as they are (each checked later on its own).
+ * @param {any} data
+ * @returns {Record<string, unknown>}
+ */
 function validate(data) {
   if (!data || typeof data !== "object" || typeof data.variants !== "object" || data.variants === null) {
     throw new Error("stats: bad shape");
   }
-  const variants = {};
-  for (const [key, v] of Object.entries(data.variants)) {
-    if (!KEY_SHAPE.test(key)) continue;
-    const ok =
-      ["played", "won", "streak", "bestStreak"].every((k) => isCount(v?.[k])) &&
-      ["bestScore", "bestTime", "fewestMoves"].every((k) => isOptional(v?.[k])) &&
-      v.won <= v.played;
-    if (!ok) throw new Error(`stats: bad entry ${key}`);
-    variants[key] = { ...empty(), ...v };
+  return data.variants;
+}
+
+/** Entries already set aside this session (so a bad one is copied once, not on every read). */
+const setAsideKeys = new Set();
+
+/**
+ * The stored entries, read afresh, with the bad ones left out (and set aside once).
+ * @returns {Record<string, Entry>}
+ */
+function load() {
+  const raw = storage.read(KEY, validate, {});
+  /** @type {Record<string, Entry>} */
+  const out = {};
+  for (const [key, v] of Object.entries(raw)) {
+    if (KEY_SHAPE.test(key) && validEntry(v)) out[key] = { ...empty(), ...v };
+    else if (!setAsideKeys.has(key)) {
+      setAsideKeys.add(key);
+      storage.setAside(`${KEY}/${key}`, JSON.stringify(v ?? null), "corrupt");
+    }
   }
-  return { variants };
+  return out;
 }
 
-let data = storage.read(KEY, validate, null) ?? { variants: {} };
-
-function save() {
-  storage.write(KEY, data);
+/**
+ * Changes one entry: re-reads the stored statistics (another tab may have changed them), and
+ * writes them back with only this entry changed. Bad entries are dropped once they are set aside.
+ * @param {string} key
+ * @param {(entry: Entry) => Entry | null} change null removes the entry
+ */
+function update(key, change) {
+  const variants = load();
+  const next = change(variants[key] ?? empty());
+  if (next === null) delete variants[key];
+  else variants[key] = next;
+  storage.write(KEY, { variants });
 }
 
+/** @param {string} key */
 export function get(key) {
-  return { ...empty(), ...(data.variants[key] ?? {}) };
+  return { ...empty(), ...(load()[key] ?? {}) };
 }
 
-function put(key, entry) {
-  data.variants[key] = entry;
-  save();
-}
-
+/** @param {string} key */
 export function recordStart(key) {
-  const s = get(key);
-  s.played += 1;
-  put(key, s);
+  update(key, (s) => ({ ...s, played: s.played + 1 }));
 }
 
-/** Records a win; returns which records it set. */
+/**
+ * Records a win; returns which records it set.
+ * @param {string} key
+ * @param {{score: number, moves: number, time: number}} result
+ */
 export function recordWin(key, { score, moves, time }) {
   const s = get(key);
   const records = {
@@ -89,29 +147,36 @@ export function recordWin(key, { score, moves, time }) {
     time: s.bestTime === null || time < s.bestTime,
     moves: s.fewestMoves === null || moves < s.fewestMoves,
   };
-  s.won += 1;
-  s.streak += 1;
-  s.bestStreak = Math.max(s.bestStreak, s.streak);
-  if (records.score) s.bestScore = score;
-  if (records.time) s.bestTime = time;
-  if (records.moves) s.fewestMoves = moves;
-  put(key, s);
-  return { ...records, first: s.won === 1 };
+  update(key, (e) => {
+    const streak = e.streak + 1;
+    return {
+      ...e,
+      won: e.won + 1,
+      streak,
+      bestStreak: Math.max(e.bestStreak, streak),
+      bestScore: e.bestScore === null ? score : Math.max(e.bestScore, score),
+      bestTime: e.bestTime === null ? time : Math.min(e.bestTime, time),
+      fewestMoves: e.fewestMoves === null ? moves : Math.min(e.fewestMoves, moves),
+    };
+  });
+  return { ...records, first: s.won === 0 };
 }
 
-/** A played game was left unfinished: the streak ends. */
+/**
+ * A played game was left unfinished: the streak ends.
+ * @param {string} key
+ */
 export function recordLoss(key) {
-  const s = get(key);
-  if (s.streak === 0) return;
-  s.streak = 0;
-  put(key, s);
+  if (get(key).streak === 0) return;
+  update(key, (s) => ({ ...s, streak: 0 }));
 }
 
+/** @param {string} key */
 export function reset(key) {
-  delete data.variants[key];
-  save();
+  update(key, () => null);
 }
 
+/** @param {Entry} s */
 export function winRate(s) {
   return s.played ? s.won / s.played : 0;
 }

@@ -1,104 +1,181 @@
+// @ts-check
 // Storage: localStorage behind a versioned envelope.
 //
 // Every value is stored as {"app": APP, "v": VERSION, "data": …}. Data that cannot be read
 // (not JSON, another app's, another version, or refused by its validator) never breaks the app:
-// it is moved aside under "<key>:set-aside", removed from its key, and reported once through
-// `takeProblems()` so the page can tell the player. Writes that fail (quota, private mode) are
-// reported the same way, once per session.
+// a copy is set aside under "spider:set-aside:<time>:<n>" and the player is told. Copies are never
+// overwritten: several are kept, within SET_ASIDE_BUDGET characters in all, the oldest dropped
+// first when a new one needs the room. Reading never depends on writing: a full storage still
+// shows the saved game, and says at once (at start-up, by the probe) that nothing can be saved.
 
 export const APP = "spider-solitaire";
 export const VERSION = 1;
 const PREFIX = "spider:";
+const ASIDE = `${PREFIX}set-aside:`;
+/** Characters all set-aside copies may take together (localStorage holds about 5 million). */
+export const SET_ASIDE_BUDGET = 1_500_000;
 
+/**
+ * A problem the player is told about: `write` (the browser refused to save), or data set aside
+ * (`corrupt`, `foreign`, `older`, `newer`).
+ * @typedef {{key: string, reason: string}} Problem
+ */
+
+/** @type {Problem[]} */
 const problems = [];
-let writeFailed = false;
+/** @type {Set<(writable: boolean) => void>} */
+const writableListeners = new Set();
+let writable = true;
 
+/** @returns {Storage | null} */
 function backend() {
   try {
-    const ls = globalThis.localStorage;
-    const probe = PREFIX + "probe";
-    ls.setItem(probe, "1");
-    ls.removeItem(probe);
-    return ls;
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null; // blocked by the browser's settings
+  }
+}
+
+const ls = backend();
+/** @type {Map<string, string>} used when localStorage is unavailable, so the session still works */
+const memory = new Map();
+
+/** @param {string} name */
+function rawGet(name) {
+  try {
+    return ls ? ls.getItem(name) : (memory.get(name) ?? null);
   } catch {
     return null;
   }
 }
 
-const ls = backend();
-const memory = new Map(); // used when localStorage is unavailable, so the session still works
-
-function rawGet(key) {
-  return ls ? ls.getItem(PREFIX + key) : (memory.get(key) ?? null);
-}
-
-function rawSet(key, text) {
+/**
+ * @param {string} name
+ * @param {string} text
+ */
+function rawSet(name, text) {
   if (!ls) {
-    memory.set(key, text);
+    memory.set(name, text);
     return true;
   }
   try {
-    ls.setItem(PREFIX + key, text);
+    ls.setItem(name, text);
     return true;
   } catch {
     return false;
   }
 }
 
-function rawRemove(key) {
-  if (ls) ls.removeItem(PREFIX + key);
-  else memory.delete(key);
+/** @param {string} name */
+function rawRemove(name) {
+  try {
+    if (ls) ls.removeItem(name);
+    else memory.delete(name);
+  } catch {
+    // Nothing to do: the value stays.
+  }
 }
 
-function setAside(key, raw, reason) {
-  // Keep one copy of the unreadable data for inspection; never let it fill the quota.
-  rawRemove(key);
-  if (raw.length < 512 * 1024) rawSet(`${key}:set-aside`, raw);
-  problems.push({ key, reason });
+/** @returns {string[]} the names of the set-aside copies, oldest first */
+export function setAsideNames() {
+  const names = ls ? Array.from({ length: ls.length }, (_, i) => ls.key(i) ?? "") : [...memory.keys()];
+  return names.filter((n) => n.startsWith(ASIDE)).sort((a, b) => stamp(a) - stamp(b) || a.localeCompare(b));
+}
+
+/** @param {string} name */
+function stamp(name) {
+  return Number(name.slice(ASIDE.length).split(":")[0]) || 0;
+}
+
+/** @param {boolean} ok */
+function setWritable(ok) {
+  if (ok === writable) return;
+  writable = ok;
+  if (!ok) problems.push({ key: "", reason: "write" });
+  for (const fn of writableListeners) fn(ok);
 }
 
 /**
- * Reads `key`. Returns `fallback` when nothing is stored. `validate(data)` must return the data
- * to use (possibly repaired) or throw; anything it rejects is set aside.
+ * Keeps a copy of data that cannot be used, without overwriting any earlier copy; drops the
+ * oldest copies when the new one needs room. An identical copy already kept is not repeated.
+ * @param {string} key
+ * @param {string} raw
+ * @param {string} reason
+ * @returns {boolean} whether the copy is kept
  */
-export function read(key, validate = (d) => d, fallback = null) {
-  const raw = rawGet(key);
-  if (raw === null) return fallback;
+export function setAside(key, raw, reason) {
+  problems.push({ key, reason });
+  const copy = JSON.stringify({ key, reason, time: new Date().toISOString(), raw });
+  const names = setAsideNames();
+  if (names.some((n) => JSON.parse(rawGet(n) ?? "{}").raw === raw)) return true;
+  if (copy.length > SET_ASIDE_BUDGET) return false;
+  let used = names.reduce((sum, n) => sum + (rawGet(n)?.length ?? 0), 0);
+  while (names.length && used + copy.length > SET_ASIDE_BUDGET) {
+    const oldest = /** @type {string} */ (names.shift());
+    used -= rawGet(oldest)?.length ?? 0;
+    rawRemove(oldest);
+  }
+  return rawSet(`${ASIDE}${Date.now()}:${names.length}`, copy);
+}
+
+/**
+ * The data of the envelope `raw`, or why it cannot be used.
+ * @param {string} raw
+ * @returns {{data: unknown} | {reason: string}}
+ */
+function open(raw) {
   let envelope;
   try {
     envelope = JSON.parse(raw);
   } catch {
-    setAside(key, raw, "corrupt");
-    return fallback;
+    return { reason: "corrupt" };
   }
-  if (!envelope || typeof envelope !== "object" || envelope.app !== APP) {
-    setAside(key, raw, "foreign");
-    return fallback;
-  }
-  if (envelope.v !== VERSION) {
-    setAside(key, raw, envelope.v < VERSION ? "older" : "newer");
-    return fallback;
-  }
-  try {
-    return validate(envelope.data);
-  } catch {
-    setAside(key, raw, "corrupt");
-    return fallback;
-  }
+  if (!envelope || typeof envelope !== "object" || envelope.app !== APP) return { reason: "foreign" };
+  if (envelope.v !== VERSION) return { reason: envelope.v < VERSION ? "older" : "newer" };
+  return { data: envelope.data };
 }
 
-/** Writes `data` under `key`. Returns false (and reports once) if the browser refused it. */
-export function write(key, data) {
-  const ok = rawSet(key, JSON.stringify({ app: APP, v: VERSION, data }));
-  if (!ok && !writeFailed) {
-    writeFailed = true;
-    problems.push({ key, reason: "write" });
+/**
+ * Reads `key`. Returns `fallback` when nothing is stored. `validate(data)` returns the data to
+ * use (possibly repaired) or throws; anything unusable is set aside (and removed from its key
+ * once the copy is safe; kept there when it could not be copied).
+ * @template T
+ * @param {string} key
+ * @param {(data: any) => T} validate
+ * @param {T} fallback
+ * @returns {T}
+ */
+export function read(key, validate, fallback) {
+  const raw = rawGet(PREFIX + key);
+  if (raw === null) return fallback;
+  const opened = open(raw);
+  if ("data" in opened) {
+    try {
+      return validate(opened.data);
+    } catch {
+      reject(key);
+      return fallback;
+    }
   }
+  if (setAside(key, raw, opened.reason)) rawRemove(PREFIX + key);
+  return fallback;
+}
+
+/**
+ * Writes `data` under `key`. Returns false if the browser refused it: the storage is then not
+ * writable until a write succeeds again, and the listeners of `onWritable` are told at once.
+ * @param {string} key
+ * @param {unknown} data
+ */
+export function write(key, data) {
+  const ok = rawSet(PREFIX + key, JSON.stringify({ app: APP, v: VERSION, data }));
+  setWritable(ok);
   return ok;
 }
 
+/** @param {string} key */
 export function remove(key) {
-  rawRemove(key);
+  rawRemove(PREFIX + key);
 }
 
 /** Data that was set aside or could not be written since the last call (each reported once). */
@@ -106,10 +183,60 @@ export function takeProblems() {
   return problems.splice(0, problems.length);
 }
 
-/** Sets aside the value under `key` after a later check (such as the engine) rejected it. */
+/**
+ * Sets aside the value under `key` after a later check (such as the engine) rejected it.
+ * @param {string} key
+ * @param {string} [reason]
+ */
 export function reject(key, reason = "corrupt") {
-  const raw = rawGet(key);
-  if (raw !== null) setAside(key, raw, reason);
+  const raw = rawGet(PREFIX + key);
+  if (raw !== null && setAside(key, raw, reason)) rawRemove(PREFIX + key);
 }
 
-export const persistent = ls !== null;
+/**
+ * Whether progress can be saved: false when localStorage is unavailable or refused the last
+ * write. Known at start-up: the first call writes a probe.
+ */
+export function canSave() {
+  if (!ls) return false;
+  if (writable && !probed) {
+    probed = true;
+    const probe = `${PREFIX}probe`;
+    setWritable(rawSet(probe, "1"));
+    rawRemove(probe);
+  }
+  return writable;
+}
+let probed = false;
+
+/**
+ * Calls `fn(writable)` whenever saving starts or stops working.
+ * @param {(writable: boolean) => void} fn
+ */
+export function onWritable(fn) {
+  writableListeners.add(fn);
+}
+
+/**
+ * Calls `fn()` when another tab of this app changes the value under `key`.
+ * @param {string} key
+ * @param {() => void} fn
+ */
+export function watch(key, fn) {
+  addEventListener("storage", (e) => {
+    if (e.key === PREFIX + key || e.key === null) fn();
+  });
+}
+
+/**
+ * The raw envelope's data under `key` without validating or setting anything aside (to compare
+ * revisions before a write).
+ * @param {string} key
+ * @returns {unknown}
+ */
+export function peek(key) {
+  const raw = rawGet(PREFIX + key);
+  if (raw === null) return null;
+  const opened = open(raw);
+  return "data" in opened ? opened.data : null;
+}

@@ -30,6 +30,7 @@ export default {
   "engine.loading": "S'està engegant el motor del joc…",
   "engine.error": "El motor del joc no s'ha pogut engegar.",
   "engine.retry": "Torna-ho a provar",
+  "engine.wait": "El motor del joc encara s'està engegant: torna-ho a provar d'aquí a un moment.",
 
   "table.label": "Taula de joc",
   "completed.label": "Seqüències completades",
@@ -163,6 +164,7 @@ export default {
   "error.no-game": "Primer comenceu una partida.",
   "error.engine-failure": "El motor del joc ha tingut un error intern.",
   "error.unknown": "Ara mateix no es pot fer.",
+  "error.not-ready": "El motor del joc encara s'està engegant: torna-ho a provar d'aquí a un moment.",
 
   "announce.move": "{card} a la columna {col}.",
   "announce.moveGroup": {
@@ -209,6 +211,7 @@ export default {
   "share.manual": "Copieu aquest enllaç: {link}",
   "storage.setAside": "No s'han pogut llegir algunes dades desades. S'han apartat i el joc continua.",
   "storage.write": "Ara mateix aquest navegador no desa les partides; potser la partida no sobreviurà a una recàrrega.",
+  "sync.newer": "S'ha continuat jugant en una altra pestanya: aquí es mostra la darrera posició.",
   "update.ready": "Hi ha una versió nova a punt.",
   "update.reload": "Recarrega",
 

@@ -30,6 +30,7 @@ export default {
   "engine.loading": "Starting the game engine…",
   "engine.error": "The game engine could not start.",
   "engine.retry": "Retry",
+  "engine.wait": "The game engine is still starting: try again in a moment.",
 
   "table.label": "Card table",
   "completed.label": "Completed runs",
@@ -160,6 +161,7 @@ export default {
   "error.no-game": "Start a game first.",
   "error.engine-failure": "The game engine hit an internal error.",
   "error.unknown": "That is not possible right now.",
+  "error.not-ready": "The game engine is still starting: try again in a moment.",
 
   "announce.move": "{card} to column {col}.",
   "announce.moveGroup": { one: "{card} and 1 card on it to column {col}.", other: "{card} and {n} cards on it to column {col}." },
@@ -203,6 +205,7 @@ export default {
   "share.manual": "Copy this link: {link}",
   "storage.setAside": "Some saved data could not be read. It was set aside and the game carries on.",
   "storage.write": "This browser is not keeping saved games right now; your game may not survive a reload.",
+  "sync.newer": "This game was played on in another tab: its latest position is shown here.",
   "update.ready": "A new version is ready.",
   "update.reload": "Reload",
 

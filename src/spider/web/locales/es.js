@@ -30,6 +30,7 @@ export default {
   "engine.loading": "Arrancando el motor del juego…",
   "engine.error": "El motor del juego no ha podido arrancar.",
   "engine.retry": "Reintentar",
+  "engine.wait": "El motor del juego aún está arrancando: vuelve a probar dentro de un momento.",
 
   "table.label": "Mesa de juego",
   "completed.label": "Escaleras completadas",
@@ -163,6 +164,7 @@ export default {
   "error.no-game": "Empieza una partida primero.",
   "error.engine-failure": "El motor del juego ha tenido un error interno.",
   "error.unknown": "Ahora mismo no se puede hacer.",
+  "error.not-ready": "El motor del juego aún está arrancando: vuelve a probar dentro de un momento.",
 
   "announce.move": "{card} a la columna {col}.",
   "announce.moveGroup": {
@@ -209,6 +211,7 @@ export default {
   "share.manual": "Copia este enlace: {link}",
   "storage.setAside": "Algunos datos guardados no se han podido leer. Se han apartado y el juego sigue.",
   "storage.write": "Este navegador no está guardando las partidas ahora mismo; puede que la partida no sobreviva a una recarga.",
+  "sync.newer": "Se ha seguido jugando en otra pestaña: aquí se muestra la última posición.",
   "update.ready": "Hay una versión nueva lista.",
   "update.reload": "Recargar",
 

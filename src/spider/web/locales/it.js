@@ -30,6 +30,7 @@ export default {
   "engine.loading": "Avvio del motore di gioco…",
   "engine.error": "Il motore di gioco non è partito.",
   "engine.retry": "Riprova",
+  "engine.wait": "Il motore di gioco si sta ancora avviando: riprova tra un momento.",
 
   "table.label": "Tavolo da gioco",
   "completed.label": "Sequenze completate",
@@ -163,6 +164,7 @@ export default {
   "error.no-game": "Prima inizia una partita.",
   "error.engine-failure": "Il motore di gioco ha avuto un errore interno.",
   "error.unknown": "Adesso non si può fare.",
+  "error.not-ready": "Il motore di gioco si sta ancora avviando: riprova tra un momento.",
 
   "announce.move": "{card} nella colonna {col}.",
   "announce.moveGroup": {
@@ -209,6 +211,7 @@ export default {
   "share.manual": "Copia questo link: {link}",
   "storage.setAside": "Alcuni dati salvati non erano leggibili. Sono stati messi da parte e il gioco continua.",
   "storage.write": "Al momento questo browser non salva le partite; la partita potrebbe non sopravvivere a un ricaricamento.",
+  "sync.newer": "Si è continuato a giocare in un'altra scheda: qui è mostrata l'ultima posizione.",
   "update.ready": "È pronta una nuova versione.",
   "update.reload": "Ricarica",
 

@@ -1,0 +1,90 @@
+// @ts-check
+// H: the engine's best move, shown on the table for a moment; pressed again on the same table,
+// the engine gives the next best (it keeps the count).
+
+import * as i18n from "./i18n.js";
+import { $, announce, messageFor, showMessage } from "./messages.js";
+import * as settings from "./settings.js";
+
+/** @typedef {import("./types.js").Reply} Reply */
+/** @typedef {import("./types.js").Request} Request */
+/** @typedef {import("./state.js").Store} Store */
+/** @typedef {import("./render.js").Renderer} Renderer */
+/** @typedef {import("./nomoves.js").NoMoves} NoMoves */
+
+export class Hints {
+  /**
+   * @param {Store} store
+   * @param {Renderer} renderer
+   * @param {(req: Request) => Promise<Reply>} ask
+   * @param {NoMoves} noMoves
+   */
+  constructor(store, renderer, ask, noMoves) {
+    this.store = store;
+    this.renderer = renderer;
+    this.ask = ask;
+    this.noMoves = noMoves;
+    this.pending = 0;
+    /** @type {{els: Element[], timer: number} | null} */
+    this.marks = null;
+  }
+
+  clear() {
+    if (!this.marks) return;
+    clearTimeout(this.marks.timer);
+    for (const el of this.marks.els) el.classList.remove("hinted");
+    this.renderer.markColumns([], "hint-target");
+    this.marks = null;
+  }
+
+  /** Asks the engine for a hint and shows it. */
+  async show() {
+    if (!this.store.state.game) return;
+    const reply = await this.#request();
+    const game = this.store.state.game;
+    if (!reply.ok || !game) {
+      const code = reply.error?.code;
+      const text = code === "bad-request" ? i18n.t("hint.unavailable") : messageFor(code, game);
+      showMessage(text, { tone: "info" });
+      return;
+    }
+    const h = reply.hint ?? {};
+    const mv = h.move;
+    this.clear();
+    // With the automatic notice off, asking for a hint is asking whether any move is left.
+    if (!settings.get().noMoves && !reply.no_moves) this.noMoves.check(true);
+    if (!mv) {
+      // Never advice to deal (seed 004): when no move helps, the deals left are told as a fact.
+      const key = `hint.reason.${h.reason}`;
+      const text = i18n.has(key) ? i18n.t(key, { n: game.deals_left }) : i18n.t("hint.none");
+      showMessage(text, { tone: "info" });
+      announce(text);
+      if (reply.no_moves && this.store.state.saved) this.noMoves.show(this.store.state.saved, true);
+      return;
+    }
+    const c = game.columns[mv.src];
+    const card = c.up[c.up.length - mv.count];
+    const els = this.renderer.group(mv.src, c.down + c.up.length - mv.count);
+    for (const el of els) el.classList.add("hinted");
+    this.renderer.markColumns([mv.dst], "hint-target");
+    this.marks = { els, timer: window.setTimeout(() => this.clear(), 3000) };
+    const suit = i18n.t(`suit.${card.slice(-1)}`);
+    const why = i18n.has(`hint.reason.${h.reason}`) ? ` ${i18n.t(`hint.reason.${h.reason}`, { suit })}` : "";
+    const text = i18n.t("hint.move", { card: i18n.cardName(card), col: mv.dst + 1 }) + why;
+    showMessage(text, { tone: "info" });
+    announce(text);
+  }
+
+  /** The engine's hint; the button says it is thinking meanwhile (a long endgame takes a moment). */
+  async #request() {
+    const btn = $("[data-action='hint']");
+    this.pending += 1;
+    btn.setAttribute("aria-busy", "true");
+    try {
+      return await this.ask({ op: "hint" });
+    } finally {
+      this.pending -= 1;
+      if (this.pending === 0) btn.removeAttribute("aria-busy");
+    }
+  }
+}

@@ -1,0 +1,156 @@
+// @ts-check
+// Start-up: which game comes first (a link, the saved game, or a new deal), shown at once from
+// what is at hand (the saved game, or the server's engine) while the worker starts, then loaded
+// into the worker. Storage that cannot save is said at once, and the browser is asked to keep
+// this site's data (persistent storage).
+
+import * as i18n from "./i18n.js";
+import { messageFor, notice, showMessage } from "./messages.js";
+import { readStored, GAME_KEY } from "./saving.js";
+import * as settings from "./settings.js";
+import * as storage from "./storage.js";
+
+/** @typedef {import("./types.js").Reply} Reply */
+/** @typedef {import("./types.js").Request} Request */
+/** @typedef {import("./types.js").Context} Context */
+/** @typedef {import("./types.js").StoredGame} StoredGame */
+/** @typedef {import("./state.js").Store} Store */
+/** @typedef {import("./saving.js").Saver} Saver */
+/** @typedef {import("./engine-client.js").EngineClient} EngineClient */
+
+/**
+ * @typedef {object} StartHooks
+ * @property {Store} store
+ * @property {EngineClient} engine
+ * @property {Saver} saver
+ * @property {(req: Request, ctx?: Context) => Promise<Reply>} send
+ * @property {(opts?: {fresh?: boolean, animate?: boolean}) => void} paint
+ * @property {{set: (ms: number) => void}} timer
+ */
+
+const html = document.documentElement;
+
+/**
+ * The reply to the first request `req` (op "new" or "open") from the engine on the server
+ * (/start.json), so that a first visit shows its table before the worker is ready; null where
+ * there is none (a static host, offline, an error).
+ * @param {Request} req
+ * @returns {Promise<Reply | null>}
+ */
+async function startFromServer(req) {
+  try {
+    const url = `/start.json?request=${encodeURIComponent(JSON.stringify(req))}`;
+    const response = await fetch(url, { cache: "no-store" });
+    const reply = response.ok ? await response.json() : null;
+    return reply?.ok && reply.state && typeof reply.saved === "string" ? reply : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first request: a link's game, else the saved game, else a new deal.
+ * @param {URLSearchParams} params
+ * @param {StoredGame | null} stored
+ * @returns {Request}
+ */
+function firstRequest(params, stored) {
+  const s = settings.get();
+  const undo_limit = s.undoLimit;
+  const position = params.get("position");
+  const code = params.get("code");
+  if (position !== null) return { op: "open", position, undo_limit };
+  if (code !== null) return { op: "open", code, scoring: s.options.scoring, undo_limit };
+  if (stored) return { op: "load", saved: stored.saved, undo_limit };
+  return { op: "new", ...s.options, undo_limit };
+}
+
+/** Opened from a link: the game is saved like any other, so a reload keeps it; the link goes. */
+function forgetLink() {
+  const params = new URLSearchParams(location.search);
+  params.delete("position");
+  params.delete("code");
+  const q = params.toString();
+  history.replaceState(null, "", location.pathname + (q ? `?${q}` : "") + location.hash);
+}
+
+/** Says at once when progress cannot be saved, and asks the browser to keep the site's data. */
+function checkStorage() {
+  if (!storage.canSave()) notice(i18n.t("storage.write"));
+  navigator.storage?.persist?.().catch(() => false);
+}
+
+/**
+ * Starts the app: shows the first game as soon as possible and loads it into the engine.
+ * @param {StartHooks} hooks
+ */
+export async function startApp(hooks) {
+  const { store, engine, saver } = hooks;
+  const s = settings.get();
+  const params = new URLSearchParams(location.search);
+  const stored = readStored();
+  const first = firstRequest(params, stored);
+  // A new game or a link: the server's engine deals it while the worker starts (boot.js), and
+  // the worker loads the game the server saved. The first request goes out before anything
+  // else can: input made meanwhile is refused with a message (send, in main.js).
+  const language = i18n.setLanguage(i18n.pickLanguage(s.lang));
+  const early = first.op === "load" ? null : await startFromServer(first);
+  const pending = engine.request(early ? { op: "load", saved: early.saved, undo_limit: s.undoLimit } : first);
+  if (first.op === "open") forgetLink();
+
+  await language;
+  i18n.applyToDocument();
+  html.classList.toggle("four-color", s.fourColor);
+  checkStorage();
+  store.set({ engine: engine.status === "error" ? "error" : "loading" });
+
+  // The table appears at once from the saved game, before the engine is ready.
+  if (stored) {
+    store.adopt(stored);
+    saver.synced = stored.rev;
+    hooks.timer.set(stored.meta.elapsed);
+  }
+  if (early?.state && early.saved) store.preview(early.state, early.saved);
+  if (early || stored) hooks.paint({ animate: false });
+
+  const { reply, req } = await firstReply(hooks, first, stored, await pending, !!early);
+  store.set({ booted: true });
+  // A game opened from a link replaces the saved one like a new game does.
+  if (reply.ok) store.apply(reply, req.op === "open" ? { op: "new" } : req, { boot: true });
+  if (reply.ok && req.op === "open" && reply.state) {
+    const o = reply.state;
+    settings.update({ options: { game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring } });
+  }
+  store.set({ engine: engine.status === "error" ? "error" : "ready" });
+}
+
+/**
+ * The first reply that worked: the first request's, else (a link that would not open, a saved
+ * game the engine refused) the saved game's, else a new deal's. What the engine refused is set
+ * aside (a saved game) or said (a link).
+ * @param {StartHooks} hooks
+ * @param {Request} first
+ * @param {StoredGame | null} stored
+ * @param {Reply} reply
+ * @param {boolean} early the first request was the server's game
+ * @returns {Promise<{reply: Reply, req: Request}>}
+ */
+async function firstReply(hooks, first, stored, reply, early) {
+  const { engine, store } = hooks;
+  const s = settings.get();
+  if (early && !reply.ok) reply = await engine.request(first); // the server's game would not load
+  if (reply.ok || first.op === "new") return { reply, req: first };
+  if (first.op === "load") storage.reject(GAME_KEY);
+  else showMessage(messageFor(reply.error?.code, store.state.game), { ms: 6000 });
+  if (first.op === "open" && stored) {
+    /** @type {Request} */
+    const load = { op: "load", saved: stored.saved, undo_limit: s.undoLimit };
+    const loaded = await engine.request(load);
+    if (loaded.ok) return { reply: loaded, req: load };
+    storage.reject(GAME_KEY);
+  }
+  store.forget();
+  /** @type {Request} */
+  const fresh = { op: "new", ...s.options, undo_limit: s.undoLimit };
+  return { reply: await engine.request(fresh), req: fresh };
+}

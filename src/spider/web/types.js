@@ -1,0 +1,165 @@
+// @ts-check
+// Types of the engine protocol (docs/protocol.md) and of the app state, for TypeScript's checker
+// (`make jscheck`). This module exports nothing at run time: other modules import its types with
+// `@typedef {import("./types.js").Name} Name`.
+
+/**
+ * One column of the player's view: `down` face-down cards, then the face-up cards `up` (bottom
+ * to top). `pickup`: how many top cards may be lifted together; `dests[k-1]`: the columns that
+ * take the group of the `k` top cards.
+ * @typedef {object} ColumnView
+ * @property {number} down
+ * @property {string[]} up
+ * @property {number} pickup
+ * @property {number[][]} dests
+ */
+
+/**
+ * A game the player can choose (from the engine: `state.variants`).
+ * @typedef {object} Variant
+ * @property {string} game
+ * @property {number} suits
+ * @property {string} rule
+ */
+
+/**
+ * The player's view of a game, as the engine sends it (`reply.state`).
+ * @typedef {object} GameState
+ * @property {string} game
+ * @property {number} suits
+ * @property {string} rule
+ * @property {string} scoring
+ * @property {string | null} code
+ * @property {number | null} number
+ * @property {ColumnView[]} columns
+ * @property {number} deals_left
+ * @property {number} stock_cards
+ * @property {boolean} can_deal
+ * @property {string | null} deal_error
+ * @property {boolean} blocked_deal
+ * @property {boolean} deal_possible
+ * @property {number} runs_to_win
+ * @property {Variant[]} variants
+ * @property {string[]} completed
+ * @property {number} score
+ * @property {number} moves
+ * @property {boolean} won
+ * @property {boolean} can_undo
+ * @property {boolean} can_redo
+ * @property {number | null} undo_limit
+ * @property {boolean} has_moves
+ * @property {boolean} from_deal_start
+ */
+
+/**
+ * What an action did, in order, for animation and announcements.
+ * @typedef {object} GameEvent
+ * @property {string} type  move, flip, run, deal, undo, redo, restart or new
+ * @property {number} [src]
+ * @property {number} [dst]
+ * @property {number} [count]
+ * @property {string[]} [cards]
+ * @property {number} [column]
+ * @property {number[]} [columns]
+ * @property {string} [card]
+ * @property {string} [suit]
+ */
+
+/**
+ * @typedef {object} MoveRequest
+ * @property {number} src
+ * @property {number} dst
+ * @property {number} count
+ */
+
+/**
+ * A request to the engine (`op` and its fields; see docs/protocol.md).
+ * @typedef {{op: string} & Record<string, unknown>} Request
+ */
+
+/**
+ * @typedef {object} HintInfo
+ * @property {MoveRequest | null} [move]
+ * @property {string} [reason]
+ */
+
+/**
+ * A reply of the engine. `state` is present whenever the request reached a game; `saved` and
+ * `events` with every successful action.
+ * @typedef {object} Reply
+ * @property {boolean} ok
+ * @property {GameState} [state]
+ * @property {string} [saved]
+ * @property {GameEvent[]} [events]
+ * @property {{code: string, message: string}} [error]
+ * @property {HintInfo} [hint]
+ * @property {boolean} [no_moves]
+ * @property {string} [no_moves_status]
+ * @property {{position: string, start: string}} [export]
+ */
+
+/**
+ * Per-game bookkeeping kept with the saved game. `started`: an action was played (the timer
+ * runs, a win is celebrated); `counted`: the game is in the statistics, which only happens when
+ * the engine says it began at its deal's first layout (`state.from_deal_start`); `assisted`: the
+ * solver played some of it.
+ * @typedef {object} Meta
+ * @property {number} elapsed
+ * @property {boolean} started
+ * @property {boolean} counted
+ * @property {boolean} won
+ * @property {boolean} assisted
+ */
+
+/**
+ * The saved game as stored (`rev` counts every save of every game of every tab, so that a tab
+ * can tell a newer save from its own: see saving.js; `id` names the game).
+ * @typedef {object} StoredGame
+ * @property {string} saved
+ * @property {GameState} state
+ * @property {Meta} meta
+ * @property {number} rev
+ * @property {string} id
+ */
+
+/**
+ * How a request came about: `kind` names the input for the latency marks, `t0` is when it
+ * happened, `col` the column to shake on a refusal, `quiet` keeps refusals unsaid (the demo),
+ * `boot` marks the first reply of the page.
+ * @typedef {object} Context
+ * @property {string} [kind]
+ * @property {number} [t0]
+ * @property {number} [col]
+ * @property {boolean} [quiet]
+ * @property {boolean} [boot]
+ */
+
+/**
+ * The app state: the engine's latest view and saved game, the game's bookkeeping, and what the
+ * page is doing.
+ * @typedef {object} AppState
+ * @property {GameState | null} game
+ * @property {string | null} saved
+ * @property {Meta} meta
+ * @property {string} id      the current game's name for storage (changes with new/open)
+ * @property {"loading" | "ready" | "error"} engine
+ * @property {boolean} booted the first reply has been applied
+ * @property {boolean} demo   the solver's line is playing
+ */
+
+/**
+ * One change of the app state, as told to the listeners. `reply`/`req`/`ctx` are set when an
+ * engine reply was applied. `started`: this action started the game; `won`: it won it;
+ * `abandoned`: the game it replaced (with its bookkeeping), when one was replaced.
+ * @typedef {object} Change
+ * @property {AppState} state
+ * @property {AppState} prev
+ * @property {Reply} [reply]
+ * @property {Request} [req]
+ * @property {Context} [ctx]
+ * @property {boolean} [started]
+ * @property {boolean} [won]
+ * @property {{game: GameState, meta: Meta} | null} [abandoned]
+ */
+
+export {};
