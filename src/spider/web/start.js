@@ -100,7 +100,7 @@ export async function startApp(hooks) {
 
   await language;
   i18n.applyToDocument();
-  html.classList.toggle("four-color", s.fourColor);
+  settings.applyLook(s); // colours, card backs, left-handed
   checkStorage();
   store.set({ engine: engine.status === "error" ? "error" : "loading" });
 
