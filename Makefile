@@ -3,11 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
 CHROMIUM := /usr/bin/chromium
 # Playwright drives Debian's Chromium; it must never download a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test setup lint typecheck unit bench clean vendor bytecode browser lock
+.PHONY: run test setup lint typecheck jscheck unit bench clean vendor bytecode browser lock
 
 run: setup
 	$(BIN)/spider serve
@@ -32,6 +33,17 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy --strict src/spider
 
+# TypeScript's compiler, exactly as pinned in package-lock.json (only for checking the JavaScript).
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+# The web app's JavaScript (// @ts-check with JSDoc types), checked by tsc --noEmit: the page's
+# modules (jsconfig.json) and the workers (jsconfig.worker.json).
+jscheck: $(NODE_STAMP)
+	node_modules/.bin/tsc --noEmit -p jsconfig.json
+	node_modules/.bin/tsc --noEmit -p jsconfig.worker.json
+
 # Pyodide from the npm registry, pinned in pyodide.lock.json (no-op when vendor/ is current).
 # Then the Brotli (quality 11) of its large files, made once (no-op when current).
 vendor: $(STAMP)
@@ -50,10 +62,10 @@ browser:
 unit: setup browser
 	$(BIN)/pytest -q -n 2
 
-test: browser lint typecheck unit
+test: browser lint typecheck jscheck unit
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) vendor .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) vendor node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,3 +1,4 @@
+// @ts-check
 // Animation: FLIP from the difference between the old and the new table.
 //
 // The renderer measures every card before it changes the DOM (`snapshot`), applies the new state,

@@ -1,3 +1,4 @@
+// @ts-check
 // Dialogs: New game, Settings, Statistics, How to play, Win, and a confirmation.
 // Native <dialog> elements: modal, focus kept inside, Esc closes.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Drag and drop with pointer events (mouse, pen and touch), plus taps and double taps.
 //
 // A press on a face-up card that moves a few pixels lifts that card and every card above it.
@@ -26,18 +27,42 @@ function isBetter(a, b) {
   return false;
 }
 
+/**
+ * What the pointer does (main.js): `accepts(src, count)` lists the columns that take a group;
+ * `onTap(col, idx, pointerType, isDouble)` is a tap or click on a card.
+ * @typedef {object} DragCallbacks
+ * @property {() => boolean} canStart
+ * @property {(src: number, count: number) => number[]} accepts
+ * @property {() => boolean} highlight
+ * @property {() => boolean} forgiving
+ * @property {(src: number, dst: number, count: number, dropped?: boolean) => void} onDrop
+ * @property {(col: number, idx: number, pointerType: string, isDouble: boolean) => void} onTap
+ * @property {() => void} onCancel
+ * @property {(src: number, count: number) => void} onStart
+ */
+
+/**
+ * A pointer pressed on a face-up card (`col`, `idx`), at (`x`, `y`).
+ * @typedef {{id: number, type: string, x: number, y: number, col: number, idx: number, el: Element}} Press
+ */
+
+/**
+ * A group of `count` cards being dragged by (`dx`, `dy`) from their `rects`; `over` is the
+ * column under them, `dests` the columns that take them.
+ * @typedef {{els: HTMLElement[], count: number, dests: number[], dx: number, dy: number, over: number | null, rects: DOMRect[]}} Drag
+ */
+
 export class DragController {
   /**
-   * @param renderer  the Renderer (card and column elements, layout)
-   * @param callbacks {canStart(), accepts(src, count) -> int[], highlight() -> bool,
-   *                   forgiving() -> bool, onDrop(src, dst, count, dropped),
-   *                   onTap(col, idx, pointerType, isDouble), onTapColumn(col, isDouble),
-   *                   onCancel(), onStart(src, count)}
+   * @param {import("./render.js").Renderer} renderer  card and column elements, layout
+   * @param {DragCallbacks} callbacks
    */
   constructor(renderer, callbacks) {
     this.r = renderer;
     this.cb = callbacks;
+    /** @type {Press | null} */
     this.press = null;
+    /** @type {Drag | null} */
     this.drag = null;
     this.frame = 0;
     this.lastTap = null;
@@ -51,7 +76,7 @@ export class DragController {
     });
     // A long press on touch screens must not open the context menu over a card.
     root.addEventListener("contextmenu", (e) => {
-      if (e.target.closest(".card")) e.preventDefault();
+      if (/** @type {Element} */ (e.target).closest(".card")) e.preventDefault();
     });
   }
 
@@ -100,6 +125,7 @@ export class DragController {
       if (Math.hypot(dx, dy) < slop || !this.cb.canStart()) return;
       this.#start();
     }
+    if (!this.drag) return;
     this.drag.dx = dx;
     this.drag.dy = dy;
     if (!this.frame) this.frame = requestAnimationFrame(() => this.#paint());
@@ -107,6 +133,7 @@ export class DragController {
 
   #start() {
     const p = this.press;
+    if (!p) return;
     const els = this.r.group(p.col, p.idx);
     const count = els.length;
     const dests = this.cb.accepts(p.col, count);
@@ -138,6 +165,7 @@ export class DragController {
    */
   #target() {
     const d = this.drag;
+    if (!d) return null;
     const top = d.rects[0];
     const left = top.left + d.dx;
     const right = top.right + d.dx;

@@ -1,3 +1,4 @@
+// @ts-check
 // Engine client: the page's only door to the rules. It owns the module worker, numbers the
 // requests, and resolves each with the engine's parsed reply. Requests made before the engine
 // is ready are sent at once and answered, in order, when it is.

@@ -1,3 +1,4 @@
+// @ts-check
 // i18n: English, Catalan, Spanish and Italian. Each locale is a module of plain strings
 // (with {name} placeholders and {one, other} plural forms) plus the How to play pages.
 
@@ -70,9 +71,12 @@ export function cardName(text) {
 
 /** Applies the locale to the static page: [data-i18n], [data-i18n-title], [data-i18n-aria]. */
 export function applyToDocument(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
-  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n ?? "");
+  for (const el of root.querySelectorAll("[data-i18n-title]")) {
+    const h = /** @type {HTMLElement} */ (el);
+    h.title = t(h.dataset.i18nTitle ?? "");
+  }
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(/** @type {HTMLElement} */ (el).dataset.i18nAria ?? ""));
   document.title = t("app.title");
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard: full play without a pointer, and the shortcuts.
 //
 //   ← →          move between columns (or choose where a held group goes)
@@ -10,11 +11,28 @@
 // The focused card carries tabindex 0 (a roving tab stop), so Tab reaches the table once and the
 // browser draws the focus ring on the card itself.
 
+/**
+ * What the keys do (main.js). `pick(col, idx, count)` lifts a group (false: it cannot be);
+ * `onTarget(src, dst)` is told the column the held group is over; `drop` plays the move.
+ * @typedef {object} KeyboardActions
+ * @property {() => unknown} deal
+ * @property {() => unknown} undo
+ * @property {() => unknown} redo
+ * @property {() => unknown} newGame
+ * @property {() => unknown} cycleSuits
+ * @property {() => unknown} hint
+ * @property {() => unknown} help
+ * @property {() => boolean} dialogOpen
+ * @property {(col: number, idx: number, count: number) => boolean} pick
+ * @property {(src: number, dst: number) => void} onTarget
+ * @property {(say: boolean) => void} cancelHold
+ * @property {(src: number, dst: number, count: number) => unknown} drop
+ */
+
 export class Keyboard {
   /**
-   * @param renderer the Renderer
-   * @param actions  {deal, undo, redo, newGame, cycleSuits, hint, help, pick(col, idx) -> bool,
-   *                  drop(src, dst, count), cancelHold(), announce(text), dialogOpen() -> bool}
+   * @param {import("./render.js").Renderer} renderer
+   * @param {KeyboardActions} actions
    */
   constructor(renderer, actions) {
     this.r = renderer;
@@ -100,8 +118,8 @@ export class Keyboard {
   }
 
   #columnTop(col) {
-    const state = this.r.state;
-    const c = state.columns[col];
+    const c = this.r.state?.columns[col];
+    if (!c) return -1;
     return c.down + c.up.length - 1; // -1 for an empty column
   }
 
@@ -183,7 +201,7 @@ export class Keyboard {
 
   #tabStop() {
     const target = this.#target();
-    for (const el of this.r.columnsEl.querySelectorAll("[tabindex='0']")) if (el !== target) el.tabIndex = -1;
+    for (const el of this.r.columnsEl.querySelectorAll("[tabindex='0']")) if (el !== target) /** @type {HTMLElement} */ (el).tabIndex = -1;
     if (target) target.tabIndex = 0;
     return target;
   }
@@ -192,6 +210,6 @@ export class Keyboard {
     const target = this.#tabStop();
     if (!target) return;
     target.focus({ preventScroll: true });
-    if (this.held && this.a.onTarget) this.a.onTarget(this.held.src, this.cursor.col, this.held.count);
+    if (this.held && this.a.onTarget) this.a.onTarget(this.held.src, this.cursor.col);
   }
 }

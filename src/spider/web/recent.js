@@ -1,3 +1,4 @@
+// @ts-check
 // The winnable deals dealt lately, per game and suit count. "Winnable deals only" sends them to
 // the engine as `avoid`, so no deal of the catalogue comes back while others remain unplayed.
 

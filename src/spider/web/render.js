@@ -1,3 +1,4 @@
+// @ts-check
 // Render: draws the engine's view of the table and updates the DOM in place.
 //
 // Card nodes are kept and re-used across states (keyed by position and card text, see `match`),
@@ -8,6 +9,8 @@
 
 import { DEAL_STAGGER_MS, FRESH_STAGGER_MS, cancel, play, snapshot } from "./anim.js";
 import { cardName, parseCard, t } from "./i18n.js";
+
+/** @typedef {import("./types.js").GameState} GameState */
 
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANK_TEXT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -33,19 +36,35 @@ function slotsOf(state) {
   });
 }
 
+/**
+ * The element matching `sel` under `root` (the page's markup always holds it).
+ * @param {ParentNode} root
+ * @param {string} sel
+ * @returns {HTMLElement}
+ */
+function need(root, sel) {
+  const el = root.querySelector(sel);
+  if (!(el instanceof HTMLElement)) throw new Error(`missing element ${sel}`);
+  return el;
+}
+
 export class Renderer {
   constructor(doc = document) {
-    this.table = doc.getElementById("table");
-    this.columnsEl = doc.getElementById("columns");
-    this.stockEl = doc.querySelector("[data-stock]");
-    this.completedEl = doc.querySelector("[data-completed]");
-    this.fx = this.table.querySelector(".fx");
-    this.cols = []; // column elements
-    this.nodes = []; // per column: card elements, bottom to top
+    this.table = need(doc, "#table");
+    this.columnsEl = need(doc, "#columns");
+    this.stockEl = need(doc, "[data-stock]");
+    this.completedEl = need(doc, "[data-completed]");
+    this.fx = need(this.table, ".fx");
+    /** @type {HTMLElement[]} column elements */
+    this.cols = [];
+    /** @type {HTMLElement[][]} per column: card elements, bottom to top */
+    this.nodes = [];
+    /** @type {GameState | null} */
     this.state = null;
     this.metrics = null;
     this.animationsEnabled = () => true;
-    this.onRendered = () => {};
+    this.onRendered = (/** @type {GameState} */ _state) => {};
+    /** @type {Promise<unknown>} when the running animations end */
     this.settled = Promise.resolve();
     this.resizeObserver = new ResizeObserver(() => this.layout());
     this.resizeObserver.observe(this.table);
@@ -139,7 +158,7 @@ export class Renderer {
           moves.push({ el, from, flip, kind, delay });
         }
       }
-      while (colEl.children.length > slots[c].length) colEl.lastElementChild.remove();
+      while (colEl.children.length > slots[c].length) colEl.lastElementChild?.remove();
     }
     this.nodes = assign;
 
@@ -337,7 +356,7 @@ export class Renderer {
     el.classList.toggle("empty", state.deals_left === 0);
     el.classList.toggle("blocked", state.deals_left > 0 && !state.can_deal);
     const layers = Math.min(state.deals_left, 5);
-    const count = el.querySelector(".stock-count");
+    const count = need(el, ".stock-count");
     if (el.querySelectorAll(".stock-card").length !== layers) {
       for (const c of el.querySelectorAll(".stock-card")) c.remove();
       for (let i = 0; i < layers; i++) {
@@ -385,6 +404,7 @@ export class Renderer {
 
   #labelColumns() {
     const state = this.state;
+    if (!state) return;
     state.columns.forEach((c, i) => {
       const parts = [t("column.name", { n: i + 1 })];
       if (c.down === 0 && c.up.length === 0) parts.push(t("column.empty"));

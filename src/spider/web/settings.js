@@ -1,3 +1,4 @@
+// @ts-check
 // Settings: full defaults, merged with what the player chose; remembered in storage.
 
 import * as storage from "./storage.js";
@@ -33,6 +34,7 @@ export function defaults() {
   };
 }
 
+/** @type {Record<string, unknown[]>} */
 const OPTION_VALUES = {
   game: ["spider", "spiderette"],
   suits: [1, 2, 4],

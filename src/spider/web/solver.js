@@ -1,3 +1,4 @@
+// @ts-check
 // The solver in the page: "Is this deal winnable?" and "Show solution".
 //
 // Searches run in a second engine worker (a separate Pyodide instance, started on first use), so
@@ -39,7 +40,11 @@ export function cancel() {
   c.terminate();
 }
 
-/** One request to the solver worker; rejects when the worker fails to start or is cancelled. */
+/**
+ * One request to the solver worker; rejects when the worker fails to start or is cancelled.
+ * @param {import("./types.js").Request} req
+ * @param {((data: any) => void) | null} [onProgress]
+ */
 function ask(req, onProgress = null) {
   const c = solverClient();
   if (c.status === "error") return Promise.reject(new Error("solver engine failed"));
@@ -54,6 +59,10 @@ function ask(req, onProgress = null) {
 }
 
 /** Solves the game of `saved` (the main engine's saved text); resolves with the `solve` field. */
+/**
+ * @param {string} saved
+ * @param {{timeLimit?: number, onProgress?: (data: any) => void}} [opts]
+ */
 export async function solveSaved(saved, { timeLimit = CHECK_SECONDS, onProgress } = {}) {
   const loaded = await ask({ op: "load", saved });
   if (!loaded.ok) throw new Error(loaded.error?.code ?? "invalid-saved");
@@ -90,6 +99,10 @@ let session = null; // {mode, ...} of the dialog now open
 let startedAt = null;
 let lastResult = null; // {saved, solve}: the latest answer, reused while the position is the same
 
+/**
+ * @param {string} phase
+ * @param {string | null} [result]
+ */
 function setPhase(phase, result = null) {
   dlg.dataset.phase = phase;
   if (result) dlg.dataset.result = result;

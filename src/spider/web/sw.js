@@ -1,3 +1,4 @@
+// @ts-check
 // Service worker: after one visit the app loads and plays with no network.
 //
 // Install caches the app shell, the engine (/engine.zip), the Pyodide runtime and the bytecode
@@ -10,6 +11,9 @@
 
 const CACHE = "spider-v1";
 const CHECK_EVERY_MS = 60 * 1000;
+
+/** The service worker's global scope (`self`, typed). */
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
 const SHELL = [
   "/",
@@ -60,23 +64,23 @@ const PYODIDE_LOADERS = ["pyodide.asm.mjs", "pyodide.asm.js"]; // one of them, b
 
 let lastCheck = 0;
 
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
       await cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" })));
       await cachePyodide(cache);
-      await self.skipWaiting();
+      await sw.skipWaiting();
     })(),
   );
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       // The engine worker's memory snapshot (worker.js) has a cache of its own.
       for (const key of await caches.keys()) if (key !== CACHE && key !== "spider-snapshot") await caches.delete(key);
-      await self.clients.claim();
+      await sw.clients.claim();
     })(),
   );
 });
@@ -124,7 +128,7 @@ async function refresh(cache, url) {
 }
 
 async function notify(type) {
-  for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ type });
+  for (const client of await sw.clients.matchAll({ type: "window" })) client.postMessage({ type });
 }
 
 /** Looks for a newer version of the app and the runtime, and fetches it whole. */
@@ -152,11 +156,11 @@ async function cacheFirst(request) {
   return response;
 }
 
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== sw.location.origin) return;
   if (request.mode === "navigate") {
     // Any page address (with ?code=, ?position= or ?lang=) is the app shell.
     event.respondWith(
@@ -174,6 +178,6 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(cacheFirst(request));
 });
 
-self.addEventListener("message", (event) => {
+sw.addEventListener("message", (event) => {
   if (event.data?.type === "check") event.waitUntil(checkForUpdate());
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // Timer: game time that runs only while the page is visible and a game is under way.
 
 export class Timer {

@@ -1,3 +1,4 @@
+// @ts-check
 // The engine worker: Pyodide runs the `spider` package, loaded from the server as /engine.zip,
 // and answers the page's JSON requests with spider.protocol's Session.handle_json.
 //
@@ -95,6 +96,7 @@ async function start() {
     return r.arrayBuffer();
   });
   zip.catch(() => {}); // awaited below, unless Pyodide fails first
+  /** @type {{pyodide?: {url?: string}, stdlib?: string, version?: string}} */
   const meta = await fetch("/engine.json")
     .then((r) => (r.ok ? r.json() : {}))
     .catch(() => ({}));

@@ -1,3 +1,4 @@
+// @ts-check
 // Test page (served at /_test/ by the browser harness only): loads the vendored Pyodide under
 // the app's real CSP, either in this page (?mode=page) or in a module worker (?mode=worker), and
 // reports to document.documentElement.dataset: `result` (JSON) or `error`, and `csp` (violations).

@@ -1,3 +1,4 @@
+// @ts-check
 // Català.
 export default {
   "app.title": "Solitari Spider",

@@ -1,3 +1,4 @@
+// @ts-check
 // English.
 export default {
   "app.title": "Spider Solitaire",

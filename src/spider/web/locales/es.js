@@ -1,3 +1,4 @@
+// @ts-check
 // Español.
 export default {
   "app.title": "Solitario Spider",

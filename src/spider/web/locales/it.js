@@ -1,3 +1,4 @@
+// @ts-check
 // Italiano.
 export default {
   "app.title": "Solitario Spider",
