@@ -26,6 +26,7 @@ function open(dlg, focusEl = null) {
 
 // A tap or click outside a dialog (on its backdrop) closes it, as Cancel or Close would.
 for (const dlg of document.querySelectorAll("dialog.dlg")) {
+  if (!(dlg instanceof HTMLDialogElement)) continue;
   dlg.addEventListener("click", (e) => {
     if (e.target !== dlg) return;
     const r = dlg.getBoundingClientRect();

@@ -37,13 +37,16 @@ function isBetter(a, b) {
  * @property {() => boolean} forgiving
  * @property {(src: number, dst: number, count: number, dropped?: boolean) => void} onDrop
  * @property {(col: number, idx: number, pointerType: string, isDouble: boolean) => void} onTap
+ * @property {(col: number, isDouble: boolean) => void} [onTapColumn] a tap on a column away
+ *   from its face-up cards (an empty column, a face-down card)
  * @property {() => void} onCancel
  * @property {(src: number, count: number) => void} onStart
  */
 
 /**
- * A pointer pressed on a face-up card (`col`, `idx`), at (`x`, `y`).
- * @typedef {{id: number, type: string, x: number, y: number, col: number, idx: number, el: Element}} Press
+ * A pointer pressed on a face-up card (`col`, `idx`), or on a column away from its face-up
+ * cards (`idx` null), at (`x`, `y`).
+ * @typedef {{id: number, type: string, x: number, y: number, col: number, idx: number | null, el: Element | null}} Press
  */
 
 /**

@@ -14,6 +14,26 @@ export const TAP_MODES = ["best", "pick", "off"];
 export const CARD_BACKS = ["blue", "red", "green", "graphite"];
 export const FELTS = ["green", "blue", "wine", "slate"];
 
+/**
+ * @typedef {object} Settings
+ * @property {string} lang
+ * @property {boolean} highlight
+ * @property {boolean} doubleClick
+ * @property {import("./taps.js").TapMode} tap
+ * @property {boolean} sound
+ * @property {string} back
+ * @property {string} felt
+ * @property {boolean} leftHanded
+ * @property {boolean} autoPlace
+ * @property {boolean} noMoves
+ * @property {boolean} animations
+ * @property {boolean} fourColor
+ * @property {number | null} undoLimit
+ * @property {boolean} winnableOnly
+ * @property {{game: string, suits: number, rule: string, scoring: string}} options
+ */
+
+/** @returns {Settings} */
 export function defaults() {
   return {
     lang: "", // "" follows the browser
