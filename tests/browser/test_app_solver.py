@@ -259,6 +259,7 @@ def test_solver_check_demo_winnable_only_and_cancel(
     click_action(page, "new")
     page.locator("#code-input").fill("SP1-S4C-AAAAAAD")
     page.keyboard.press("Enter")
+    page.locator('#dlg-confirm [data-action="confirm-ok"]').click()  # moves were played
     assert_shows(page, Game.from_code("SP1-S4C-AAAAAAD"))
     click_action(page, "solve")
     dialog.locator('[data-action="solve-start"]').click()

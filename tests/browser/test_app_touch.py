@@ -209,6 +209,7 @@ def test_landscape_phone_layout_and_dialogs(page: Page, screenshot: Any) -> None
     assert bar["height"] <= 40 and abs(bar["y"] - status["y"]) < 1
     assert status["x"] + status["width"] <= bar["x"] + 0.5
     assert page.locator('[data-action="new"] [data-i18n="action.new"]').is_hidden()
+    assert page.evaluate(CUT_TEXTS) == []
 
     # The cards shrink before the long column squeezes: 14 px of every face-up card show.
     tops = page.evaluate(

@@ -505,6 +505,7 @@ document.addEventListener("click", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && more.classList.contains("open")) setMenu(false);
+  if (e.key === "Escape") taps.clear(); // puts back cards picked up by a tap
 });
 
 // Any key stops the demo (Esc only stops it; other keys then act as usual).
