@@ -26,6 +26,8 @@ const MIN_FONT = 11;
 /** Cards shrink, before any column squeezes its labels, down to this share of their width. */
 const MIN_SHRINK = 0.5;
 const MIN_CW = 22;
+/** The step of a face-down card that the fit counts on: `fan` narrows them to it when needed. */
+const FIT_DOWN = 4;
 
 function slotsOf(state) {
   return state.columns.map((c) => {
@@ -460,13 +462,15 @@ export class Renderer {
    */
   #fit(columns) {
     const fitted = (m) => {
+      // Face-down cards give way first (down to 4px each, `fan`), before face-up ones or cards.
+      const down = Math.min(m.down, FIT_DOWN);
       const fonts = columns.map((c) => {
         const u = c.up.length;
         if (u < 2) return m.font;
-        const upNeeded = (m.colsH - m.ch - c.down * m.down) / (u - 1);
+        const upNeeded = (m.colsH - m.ch - c.down * down) / (u - 1);
         return Math.min(m.font, Math.max(Math.min(m.font, MIN_FONT), fontFitting(m.cw, upNeeded)));
       });
-      const height = (c, i) => c.down * m.down + Math.max(0, c.up.length - 1) * readableFan(m.cw, fonts[i]) + m.ch;
+      const height = (c, i) => c.down * down + Math.max(0, c.up.length - 1) * readableFan(m.cw, fonts[i]) + m.ch;
       const fits = columns.every((c, i) => height(c, i) <= m.colsH);
       return { ...m, fonts, fits };
     };
