@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from webapp import SPIDER_2, assert_shows, drag, open_app, wait_ready
 
 from spider import Game
@@ -158,3 +158,80 @@ def test_memory_snapshot_restores_and_falls_back(page: Page, profile: str) -> No
     page.keyboard.press("u")
     game.undo()
     assert_shows(page, game)
+
+
+STORED_GAME = "() => JSON.parse(localStorage.getItem('spider:game')).data"
+# Before the app's own listener: while `window.muted`, this tab does not hear other tabs' saves
+# (as when a save lands between two of its actions).
+MUTE_OTHER_TABS = (
+    "addEventListener('storage', (e) => { if (window.muted) e.stopImmediatePropagation(); })"
+)
+FULL_STORAGE = (
+    "Storage.prototype.setItem = function () {"
+    " throw new DOMException('full', 'QuotaExceededError'); }"
+)
+
+
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
+def test_two_tabs_and_full_storage_lose_nothing(
+    context: BrowserContext, page: Page, profile: str, screenshot: Any
+) -> None:
+    game = Game.from_code(SPIDER_2)
+    open_app(page, f"/?code={SPIDER_2}")
+    drag(page, profile, 1, -1, 4)
+    game.move(1, 4, 1)
+    assert_shows(page, game)
+    other = context.new_page()
+    other.add_init_script(MUTE_OTHER_TABS)
+    open_app(other, "/")
+    assert_shows(other, game)
+
+    # Each tab takes up what the other plays, and says so.
+    other.keyboard.press("d")
+    game.deal()
+    assert_shows(other, game)
+    assert_shows(page, game)
+    expect(page.locator("[data-toast]")).to_contain_text("another tab")
+    page.keyboard.press("u")
+    game.undo()
+    assert_shows(page, game)
+    assert_shows(other, game)
+
+    # A tab that is behind (it has not heard of the other's last save) never overwrites it: its
+    # next action is not saved, and it takes up the newer game instead.
+    other.evaluate("() => { window.muted = true; }")
+    saves = page.evaluate(STORED_GAME)["rev"]
+    page.keyboard.press("d")
+    game.deal()
+    assert_shows(page, game)
+    page.wait_for_function(f"() => ({STORED_GAME})().rev > {saves}")
+    other.keyboard.press("u")
+    assert_shows(other, game)
+    expect(other.locator("[data-toast]")).to_contain_text("another tab")
+    assert page.evaluate(STORED_GAME)["state"]["moves"] == game.moves
+    screenshot(other, "took-up")
+
+    # Statistics are merged: each tab's records add to the other's.
+    record = "(k) => import('/stats.js').then((s) => { s.recordStart(k); return s.get(k).played; })"
+    key = "spiderette/4/classic/standard"
+    assert page.evaluate(record, key) == 1
+    assert other.evaluate(record, key) == 2
+
+    # Storage full at start-up: the saved game is still shown, and the player is told at once,
+    # lastingly, that progress cannot be saved.
+    other.set_viewport_size({"width": 360, "height": 640})
+    other.add_init_script(FULL_STORAGE)
+    other.reload()
+    wait_ready(other)
+    shown_at = time.monotonic()
+    assert_shows(other, game)
+    notice = other.locator("[data-notice]")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("not keeping saved games")
+    screenshot(other, "storage-full")
+    other.keyboard.press("u")
+    game.undo()
+    assert_shows(other, game)
+    # Still there after any toast would have gone (5 s).
+    other.wait_for_timeout(max(0.0, 5.2 - (time.monotonic() - shown_at)) * 1000)
+    expect(notice).to_be_visible()

@@ -146,17 +146,62 @@ def test_language_switch(page: Page, screenshot: Any) -> None:
     expect(page.locator("[data-message]")).to_have_text("Non c'è niente da ripetere.")
 
 
+GOOD_STATS = {
+    "played": 5,
+    "won": 2,
+    "streak": 1,
+    "bestStreak": 2,
+    "bestScore": 900,
+    "bestTime": 300000,
+    "fewestMoves": 150,
+}
+
+
+def _set_aside_copies_are_kept(page: Page, before: int) -> None:
+    """A second corruption never overwrites the first copy; the copies stay within their budget,
+    the oldest dropped first."""
+    kept = page.evaluate(
+        """async (room) => {
+          const storage = await import('/storage.js');
+          storage.setAside('game', 'second damage', 'corrupt');
+          storage.setAside('game', 'third damage', 'corrupt');
+          const names = () => storage.setAsideNames();
+          const copies = () => names().map((n) => JSON.parse(localStorage.getItem(n)));
+          const three = copies().map((c) => c.raw);
+          storage.setAside('game', 'x'.repeat(storage.SET_ASIDE_BUDGET - room), 'corrupt');
+          const after = copies();
+          const used = names().reduce((n, k) => n + localStorage.getItem(k).length, 0);
+          const budget = storage.SET_ASIDE_BUDGET;
+          return {three, after: after.map((c) => c.raw.slice(0, 20)), used, budget};
+        }""",
+        200,
+    )
+    assert kept["three"][-2:] == ["second damage", "third damage"], kept["three"]
+    assert len(kept["three"]) == before + 2
+    assert kept["used"] <= kept["budget"]
+    # A copy that needs nearly the whole budget: all older copies but the newest make room.
+    assert kept["after"] == ["third damage", "x" * 20], kept["after"]
+
+
 @pytest.mark.parametrize("damage", ["unreadable", "engine-refuses"])
 def test_corrupt_storage_is_set_aside(
     page: Page, page_log: Any, screenshot: Any, damage: str
 ) -> None:
     open_app(page, f"/?code={SPIDER_2}")
     if damage == "unreadable":
-        # Not JSON, another app's data, and an older version's: one of each.
+        # Not JSON, another app's data, an older version's, and one bad statistics entry beside
+        # a good one: one of each.
+        entries = {
+            "spider/1/classic/standard": GOOD_STATS,
+            "spider/2/classic/standard": {"won": -1},
+        }
         bad = {
             "spider:game": "{not json",
-            "spider:settings": json.dumps({"hello": 1}),
-            "spider:stats": json.dumps({"app": "spider-solitaire", "v": 0, "data": {}}),
+            "spider:recent-winnable": json.dumps({"hello": 1}),
+            "spider:settings": json.dumps({"app": "spider-solitaire", "v": 0, "data": {}}),
+            "spider:stats": json.dumps(
+                {"app": "spider-solitaire", "v": 1, "data": {"variants": entries}}
+            ),
         }
     else:
         # A well-formed envelope whose saved game the engine cannot read.
@@ -183,6 +228,12 @@ def test_corrupt_storage_is_set_aside(
     assert_shows(page, Game.from_code(code))
     kept = page.evaluate(SET_ASIDE)
     assert "game" in [copy["key"] for copy in kept], kept
+    if damage == "unreadable":
+        # Each statistics entry stands alone: the bad one is set aside, the good one stays.
+        assert "stats/spider/2/classic/standard" in [copy["key"] for copy in kept], kept
+        stats = page.evaluate("() => JSON.parse(localStorage.getItem('spider:stats'))")
+        assert stats["data"]["variants"]["spider/1/classic/standard"] == GOOD_STATS
+        _set_aside_copies_are_kept(page, len(kept))
     # The player is told once: the next load is clean.
     page.reload()
     page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")

@@ -41,6 +41,9 @@ export class EngineClient extends EventTarget {
   /**
    * Sends a request object; resolves with the reply object (ok true or false).
    * `onProgress(data)` receives the progress messages of a long request (op "solve").
+   * @param {import("./types.js").Request} req
+   * @param {{onProgress?: ((data: any) => void) | null}} [opts]
+   * @returns {Promise<import("./types.js").Reply>}
    */
   request(req, { onProgress = null } = {}) {
     const id = this.nextId++;
@@ -86,12 +89,14 @@ export class EngineClient extends EventTarget {
     return this.status === "ready";
   }
 
+  /** @param {string} detail */
   #fail(detail) {
     if (this.status === "error") return;
     this.status = "error";
     this.dispatchEvent(new CustomEvent("status", { detail: { status: "error", detail } }));
   }
 
+  /** @param {{type: string, id?: number, text?: string, ms?: number, data?: unknown, detail?: string, version?: string, timings?: object}} msg */
   #receive(msg) {
     if (msg.type === "ready") {
       this.status = "ready";
@@ -99,7 +104,7 @@ export class EngineClient extends EventTarget {
       this.timings = msg.timings ?? {};
       this.dispatchEvent(new CustomEvent("status", { detail: { status: "ready", version: msg.version } }));
     } else if (msg.type === "error") {
-      this.#fail(msg.detail);
+      this.#fail(msg.detail ?? "worker error");
     } else if (msg.type === "progress") {
       this.pending.get(msg.id)?.onProgress?.(msg.data);
     } else if (msg.type === "reply") {
@@ -112,7 +117,7 @@ export class EngineClient extends EventTarget {
       }
       this.pending.delete(msg.id);
       try {
-        p.resolve(JSON.parse(msg.text));
+        p.resolve(JSON.parse(msg.text ?? ""));
       } catch (err) {
         p.reject(err);
       }

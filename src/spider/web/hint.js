@@ -40,6 +40,11 @@ export class Hints {
   /** Asks the engine for a hint and shows it. */
   async show() {
     if (!this.store.state.game) return;
+    if (!this.store.state.booted) {
+      // Like every action before the engine has the game: refused, never answered seconds later.
+      showMessage(i18n.t("engine.wait"), { tone: "info", ms: 2500 });
+      return;
+    }
     const reply = await this.#request();
     const game = this.store.state.game;
     if (!reply.ok || !game) {

@@ -165,7 +165,8 @@ function clock(change) {
 
 /** @param {Change} change */
 function saving(change) {
-  if (!change.reply?.ok) return;
+  // A loaded game is already saved as it is (and one taken up from another tab must not echo).
+  if (!change.reply?.ok || change.req?.op === "load") return;
   if (change.won) saver.save();
   else saver.saveSoon();
 }
@@ -227,6 +228,7 @@ storage.onWritable((ok) => notice(ok ? null : i18n.t("storage.write")));
  */
 async function takeUp(stored) {
   await booted;
+  if (stored.saved === store.state.saved) return;
   demo.stop(false);
   const reply = await engine.request({ op: "load", saved: stored.saved, undo_limit: settings.get().undoLimit });
   if (!reply.ok) return;
@@ -321,8 +323,9 @@ async function newGame(options, number = null) {
   if (number !== null && number >= 0) req.number = number;
   else if (winnable) Object.assign(req, { winnable: true, avoid: recent.recentWinnable(o) });
   const reply = await send(req, { kind: "new", t0: now() });
-  if (!req.winnable || !reply.ok || !reply.state) return;
-  recent.rememberWinnable(o, reply.state.number);
+  const dealt = reply.state?.number;
+  if (!req.winnable || !reply.ok || dealt === null || dealt === undefined) return;
+  recent.rememberWinnable(o, dealt);
   toast(i18n.t("new.winnable.dealt"));
 }
 
@@ -348,7 +351,10 @@ async function openCode(code) {
 }
 
 function openNewGame() {
-  dialogs.openNew({ ...currentOptions(), winnable: settings.get().winnableOnly }, { onDeal: (options) => newGame(options), onOpenCode: openCode });
+  dialogs.openNew({ ...currentOptions(), winnable: settings.get().winnableOnly }, {
+    onDeal: (/** @type {{game: string, suits: number, rule: string, scoring: string, winnable?: boolean}} */ options) => newGame(options),
+    onOpenCode: openCode,
+  });
 }
 
 /**
@@ -477,7 +483,10 @@ const ACTIONS = {
   redo: () => redo(),
   hint: () => hints.show(),
   restart,
-  stats: () => dialogs.openStats(stats.variantKey(currentOptions()), store.state.game?.variants),
+  stats: () => {
+    const variants = store.state.game?.variants;
+    dialogs.openStats(stats.variantKey(currentOptions(), variants), variants);
+  },
   settings: () => dialogs.openSettings(settings.get(), (/** @type {any} */ patch) => settings.update(patch)),
   help: () => dialogs.openHelp(store.state.game?.game ?? "spider"),
   share,

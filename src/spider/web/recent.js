@@ -8,8 +8,15 @@ const KEY = "recent-winnable";
 /** Deals remembered per game and suit count (fewer than the catalogue holds). */
 export const KEEP = 150;
 
+/** @typedef {{game: string, suits: number}} Options */
+
+/** @param {Options} options */
 const keyOf = ({ game, suits }) => `${game}/${suits}`;
 
+/**
+ * @param {any} data
+ * @returns {Record<string, number[]>}
+ */
 function validate(data) {
   if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error("recent: bad shape");
   for (const list of Object.values(data)) {
@@ -23,11 +30,19 @@ function validate(data) {
 let data = storage.read(KEY, validate, null) ?? {};
 
 /** The deal numbers dealt lately for these options, oldest first. */
+/**
+ * @param {Options} options
+ * @returns {number[]}
+ */
 export function recentWinnable(options) {
   return data[keyOf(options)] ?? [];
 }
 
 /** Remembers that deal `number` was dealt for these options. */
+/**
+ * @param {Options} options
+ * @param {number} number
+ */
 export function rememberWinnable(options, number) {
   const list = [...recentWinnable(options).filter((n) => n !== number), number].slice(-KEEP);
   data = { ...data, [keyOf(options)]: list };

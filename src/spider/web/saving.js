@@ -98,7 +98,7 @@ export class Saver {
       this.#checkNewer();
       return;
     }
-    const next = rev + 1;
+    const next = Math.max(rev, this.synced) + 1; // never back, even after a save was set aside
     /** @type {StoredGame} */
     const data = { saved, state: game, meta: { ...meta, elapsed: this.hooks.elapsed() }, rev: next, id };
     if (storage.write(GAME_KEY, data)) this.synced = next;

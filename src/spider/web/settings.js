@@ -54,19 +54,29 @@ export function defaults() {
   };
 }
 
-/** @type {Record<string, unknown[]>} */
-const OPTION_VALUES = {
-  game: ["spider", "spiderette"],
-  suits: [1, 2, 4],
-  rule: ["classic", "flexible"],
-  scoring: ["standard", "reveal"],
+/**
+ * The shape of each game option. Which games exist is the engine's to say (`state.variants`):
+ * a new game with options it does not play is refused, and the page deals the default game.
+ * @type {Record<string, (v: unknown) => boolean>}
+ */
+const OPTION_SHAPES = {
+  game: (v) => typeof v === "string" && /^[a-z]{1,20}$/.test(v),
+  suits: (v) => Number.isInteger(v) && Number(v) > 0 && Number(v) <= 8,
+  rule: (v) => typeof v === "string" && /^[a-z]{1,20}$/.test(v),
+  scoring: (v) => typeof v === "string" && /^[a-z]{1,20}$/.test(v),
 };
 
+/** @typedef {Partial<Omit<Settings, "options">> & {options?: Partial<Settings["options"]>}} Patch */
+
+/**
+ * @param {any} data
+ * @returns {Settings}
+ */
 function validate(data) {
   if (!data || typeof data !== "object") throw new Error("settings: not an object");
   const out = defaults();
   for (const k of ["highlight", "doubleClick", "autoPlace", "noMoves", "animations", "fourColor", "winnableOnly", "sound", "leftHanded"]) {
-    if (typeof data[k] === "boolean") out[k] = data[k];
+    if (typeof data[k] === "boolean") /** @type {Record<string, unknown>} */ (out)[k] = data[k];
   }
   // Settings saved before "tap" existed said `singleTap: true | false`.
   if (typeof data.singleTap === "boolean" && data.tap === undefined) out.tap = data.singleTap ? "best" : "off";
@@ -76,14 +86,15 @@ function validate(data) {
   if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;
   if (UNDO_LIMITS.includes(data.undoLimit)) out.undoLimit = data.undoLimit;
   if (data.options && typeof data.options === "object") {
-    for (const [k, values] of Object.entries(OPTION_VALUES)) {
-      if (values.includes(data.options[k])) out.options[k] = data.options[k];
+    for (const [k, ok] of Object.entries(OPTION_SHAPES)) {
+      if (ok(data.options[k])) /** @type {Record<string, unknown>} */ (out.options)[k] = data.options[k];
     }
   }
   return out;
 }
 
 let current = storage.read(KEY, validate, null) ?? defaults();
+/** @type {Set<(settings: Settings, changed: string[]) => void>} */
 const listeners = new Set();
 
 export function get() {
@@ -91,14 +102,19 @@ export function get() {
 }
 
 /** Merges `patch` into the settings, saves them and tells the listeners what changed. */
+/** @param {Patch} patch */
 export function update(patch) {
+  /** @type {Record<string, unknown>} */
   const before = current;
   current = validate({ ...current, ...patch, options: { ...current.options, ...(patch.options ?? {}) } });
   storage.write(KEY, current);
-  const changed = Object.keys(patch).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(current[k]));
+  /** @type {Record<string, unknown>} */
+  const after = current;
+  const changed = Object.keys(patch).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
   if (changed.length) for (const fn of listeners) fn(current, changed);
 }
 
+/** @param {(settings: Settings, changed: string[]) => void} fn */
 export function subscribe(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);

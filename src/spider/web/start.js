@@ -28,7 +28,6 @@ import * as storage from "./storage.js";
  * @property {{set: (ms: number) => void}} timer
  */
 
-const html = document.documentElement;
 
 /**
  * The reply to the first request `req` (op "new" or "open") from the engine on the server
@@ -139,7 +138,13 @@ async function firstReply(hooks, first, stored, reply, early) {
   const { engine, store } = hooks;
   const s = settings.get();
   if (early && !reply.ok) reply = await engine.request(first); // the server's game would not load
-  if (reply.ok || first.op === "new") return { reply, req: first };
+  if (reply.ok) return { reply, req: first };
+  if (first.op === "new") {
+    // Options the engine does not play (a stale setting): its default game instead.
+    /** @type {Request} */
+    const plain = { op: "new", undo_limit: s.undoLimit };
+    return { reply: await engine.request(plain), req: plain };
+  }
   if (first.op === "load") storage.reject(GAME_KEY);
   else showMessage(messageFor(reply.error?.code, store.state.game), { ms: 6000 });
   if (first.op === "open" && stored) {

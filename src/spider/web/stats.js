@@ -24,9 +24,17 @@ const KEY = "stats";
  * @property {number | null} fewestMoves
  */
 
-/** @param {{game: string, suits: number, rule: string, scoring: string}} v */
-export function variantKey({ game, suits, rule, scoring }) {
-  return `${game}/${suits}/${game === "spiderette" ? "classic" : rule}/${scoring}`;
+/**
+ * The statistics key of a game. The rule is the one the engine plays: a game state's own, or for
+ * chosen options, the engine's variant of that game and suit count (`state.variants`) with the
+ * rule chosen, else with the only rule it has.
+ * @param {{game: string, suits: number, rule: string, scoring: string}} options
+ * @param {{game: string, suits: number, rule: string}[]} [variants]
+ */
+export function variantKey({ game, suits, rule, scoring }, variants = []) {
+  const same = variants.filter((v) => v.game === game && v.suits === suits);
+  const played = same.find((v) => v.rule === rule) ?? (same.length === 1 ? same[0] : null);
+  return `${game}/${suits}/${played?.rule ?? rule}/${scoring}`;
 }
 
 /** @param {string} key */
@@ -90,24 +98,29 @@ function validate(data) {
   return data.variants;
 }
 
-/** Entries already set aside this session (so a bad one is copied once, not on every read). */
-const setAsideKeys = new Set();
+/**
+ * Bad entries that could not be copied aside: written back as they are, never dropped.
+ * @type {Record<string, unknown>}
+ */
+let uncopied = {};
 
 /**
- * The stored entries, read afresh, with the bad ones left out (and set aside once).
+ * The stored entries, read afresh. A bad entry is set aside on its own and, once its copy is
+ * safe, removed from the statistics; the others stay as they are.
  * @returns {Record<string, Entry>}
  */
 function load() {
   const raw = storage.read(KEY, validate, {});
   /** @type {Record<string, Entry>} */
   const out = {};
+  let dropped = false;
+  uncopied = {};
   for (const [key, v] of Object.entries(raw)) {
     if (KEY_SHAPE.test(key) && validEntry(v)) out[key] = { ...empty(), ...v };
-    else if (!setAsideKeys.has(key)) {
-      setAsideKeys.add(key);
-      storage.setAside(`${KEY}/${key}`, JSON.stringify(v ?? null), "corrupt");
-    }
+    else if (storage.setAside(`${KEY}/${key}`, JSON.stringify(v ?? null), "corrupt")) dropped = true;
+    else uncopied[key] = v;
   }
+  if (dropped) storage.write(KEY, { variants: { ...uncopied, ...out } });
   return out;
 }
 
@@ -122,7 +135,7 @@ function update(key, change) {
   const next = change(variants[key] ?? empty());
   if (next === null) delete variants[key];
   else variants[key] = next;
-  storage.write(KEY, { variants });
+  storage.write(KEY, { variants: { ...uncopied, ...variants } });
 }
 
 /** @param {string} key */
@@ -180,3 +193,6 @@ export function reset(key) {
 export function winRate(s) {
   return s.played ? s.won / s.played : 0;
 }
+
+// Read once at start-up, so damaged entries are set aside, and told, at once.
+load();

@@ -104,10 +104,10 @@ function setWritable(ok) {
  * @returns {boolean} whether the copy is kept
  */
 export function setAside(key, raw, reason) {
-  problems.push({ key, reason });
   const copy = JSON.stringify({ key, reason, time: new Date().toISOString(), raw });
   const names = setAsideNames();
-  if (names.some((n) => JSON.parse(rawGet(n) ?? "{}").raw === raw)) return true;
+  if (names.some((n) => JSON.parse(rawGet(n) ?? "{}").raw === raw)) return true; // told already
+  problems.push({ key, reason });
   if (copy.length > SET_ASIDE_BUDGET) return false;
   let used = names.reduce((sum, n) => sum + (rawGet(n)?.length ?? 0), 0);
   while (names.length && used + copy.length > SET_ASIDE_BUDGET) {

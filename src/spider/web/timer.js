@@ -2,6 +2,7 @@
 // Timer: game time that runs only while the page is visible and a game is under way.
 
 export class Timer {
+  /** @param {(ms: number) => void} onTick called with the time shown, each second it runs */
   constructor(onTick) {
     this.onTick = onTick;
     this.base = 0; // ms accumulated before the current run
@@ -16,12 +17,14 @@ export class Timer {
   }
 
   /** Sets the time (restoring a saved game) without starting the clock. */
+  /** @param {number} ms */
   set(ms) {
     this.base = Math.max(0, Number(ms) || 0);
     if (this.since !== null) this.since = performance.now();
     this.onTick(this.elapsed);
   }
 
+  /** @param {boolean} wanted */
   run(wanted) {
     this.wanted = wanted;
     this.#update();
