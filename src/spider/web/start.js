@@ -28,7 +28,6 @@ import * as storage from "./storage.js";
  * @property {{set: (ms: number) => void}} timer
  */
 
-
 /**
  * The reply to the first request `req` (op "new" or "open") from the engine on the server
  * (/start.json), so that a first visit shows its table before the worker is ready; null where
