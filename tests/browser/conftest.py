@@ -8,8 +8,8 @@ Fixtures (every test in this directory is marked ``browser``):
 - ``browser`` (session): ``/usr/bin/chromium`` (or ``$SPIDER_CHROMIUM``), headless. Playwright
   never downloads a browser here.
 - ``profile``: parametrised over ``phone`` (360x640, mobile, touch, DPR 2) and ``desktop``
-  (1280x800). A test that needs only one writes
-  ``@pytest.mark.parametrize("profile", ["desktop"], indirect=True)``.
+  (1280x800); ``landscape`` (640x360, mobile, touch) only where a test asks for it. A test
+  that needs only one writes ``@pytest.mark.parametrize("profile", ["desktop"], indirect=True)``.
 - ``context`` / ``page``: a fresh browser context (and page) per test, with ``base_url`` set, so
   ``page.goto("/")`` opens the app. Console messages and page errors are kept in ``page_log``.
 - ``screenshot(page, suffix="")``: saves ``test-artifacts/screenshots/<test>-<profile>.png``.
@@ -73,7 +73,15 @@ PROFILES: dict[str, dict[str, Any]] = {
         "is_mobile": False,
         "has_touch": False,
     },
+    # A phone turned sideways: only for the tests that ask for it (indirect parametrisation).
+    "landscape": {
+        "viewport": {"width": 640, "height": 360},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
 }
+DEFAULT_PROFILES = ("desktop", "phone")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -148,9 +156,9 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
         browser.close()
 
 
-@pytest.fixture(params=sorted(PROFILES))
+@pytest.fixture(params=DEFAULT_PROFILES)
 def profile(request: pytest.FixtureRequest) -> str:
-    """The device profile's name, ``phone`` or ``desktop``."""
+    """The device profile's name, ``phone`` or ``desktop`` (``landscape`` when asked for)."""
     name: str = request.param
     return name
 

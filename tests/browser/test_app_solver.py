@@ -3,6 +3,7 @@ only") and the share link of a position, each compared with the engine's own ans
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -102,6 +103,15 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
     screenshot(page, "no-moves")
     dialog.locator('button[value="close"]').click()
     expect(dialog).to_be_hidden()
+    # H agrees with the dialog (issue 13, item 7): no move is suggested, "no moves" is said.
+    press_hint(page, profile)
+    expect(page.locator("[data-message]")).to_have_text(
+        "No moves are left. Undo a few steps, restart or start a new game."
+    )
+    expect(page.locator(".card.hinted")).to_have_count(0)
+    expect(dialog).to_be_visible()
+    dialog.locator('button[value="close"]').click()
+    expect(dialog).to_be_hidden()
 
     # The share link of a game without a code opens the same deal (its starting position).
     page.locator('[data-action="share"]').click()
@@ -147,9 +157,10 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
     assert_shows(page, dead)
     press_hint(page, profile)
     expect(dialog).to_be_visible(timeout=20_000)
-    # No check after the move: the page asked only once H was pressed.
+    # No check after the move: the page asked only once H was pressed, and the hint's answer
+    # carried the engine's proof (it agrees with "no more moves").
     ops = page.evaluate("window.engineOps")
-    assert ops[:3] == ["move", "hint", "status"], ops
+    assert ops[:2] == ["move", "hint"], ops
     dialog.locator('[data-action="nomoves-new"]').click()
     expect(page.locator("#dlg-new")).to_be_visible()
 
@@ -184,6 +195,9 @@ def test_solver_check_demo_winnable_only_and_cancel(
         f"in {len(expected.solution)} moves"
     )
     expect(dialog.locator("[data-solve-progress]")).to_contain_text("positions searched")
+    # The time is the search as the player waited for it (the solver's worker started first),
+    # never "0 s" (issue 13, item 7).
+    expect(dialog.locator("[data-solve-progress]")).to_have_text(re.compile(r"· [1-9]\d* s$"))
     screenshot(page, "solve-winnable")
 
     # "Show solution" plays it through the engine, animated, to a win that is not counted.
@@ -211,6 +225,8 @@ def test_solver_check_demo_winnable_only_and_cancel(
     new.locator("[data-winnable-only]").check()
     screenshot(page, "new-winnable")
     new.locator('[data-action="deal-new"]').click()
+    # The game on the table (undone from its win) is in progress: abandoning it is confirmed.
+    page.locator('#dlg-confirm [data-action="confirm-ok"]').click()
     page.wait_for_function(
         "() => document.querySelector('[data-code]').textContent.startsWith('SD1-S1-')"
     )
@@ -243,6 +259,7 @@ def test_solver_check_demo_winnable_only_and_cancel(
     click_action(page, "new")
     page.locator("#code-input").fill("SP1-S4C-AAAAAAD")
     page.keyboard.press("Enter")
+    page.locator('#dlg-confirm [data-action="confirm-ok"]').click()  # moves were played
     assert_shows(page, Game.from_code("SP1-S4C-AAAAAAD"))
     click_action(page, "solve")
     dialog.locator('[data-action="solve-start"]').click()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from spider import Game, Move
 from spider.cards import parse_card_int
-from spider.solver import hint, hint_report
+from spider.solver import hint, hint_report, no_more_moves
 from spider.solver.hint import _TURN, REASONS, _Reveal, fill_move, visited_positions
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
 from tests.helpers import ADVICE_TO_DEAL, VARIANTS, position, random_game, reshuffle_hidden
@@ -88,7 +88,9 @@ def test_turns_a_card_first() -> None:
 
 def test_empties_a_column() -> None:
     columns = ["9S", "10H", "KH", "KH", "KS", "KS", "KS", "KS", "KS", "KS"]
-    best = hint(position("spider", 2, columns))  # no stock: the column can stay empty
+    # No stock: the column can stay empty, and a King can go there to turn the card under it
+    # (without that card nothing could ever turn: "no more moves", and the hint says so).
+    best = hint(position("spider", 2, [*columns[:9], "as KS"]))
     assert best.move is not None and best.move.src == 0
     assert best.reason == "empties-column"
     # With a deal to come the column would have to be filled again (with the 9S, the only card
@@ -129,6 +131,19 @@ def test_no_more_moves_reported() -> None:
     best = hint(game)
     assert best.move is None
     assert best.reason == "no-moves" and best.no_more_moves and not best.deal_possible
+
+
+def test_hint_agrees_with_no_more_moves() -> None:
+    # Spiderette, stock empty: 7S onto 8S still adds a suited link, but no line turns a card or
+    # completes a run. The hint says "no more moves" like the check does, and offers nothing.
+    game = Game.from_text(
+        "spiderette 1 classic standard / score=400 moves=100 removed=SS / 2s 6s 3s 7S 5S 7S / "
+        "ks qs 10S KS / 4s 2S / 9s 8s JS / 3s as 4s 8S / as 9s JS / 6s qs 5S 10S / -"
+    )
+    assert no_more_moves(game)
+    best = hint(game)
+    assert best.move is None and best.alternatives == ()
+    assert best.reason == "no-moves" and best.no_more_moves
 
 
 def test_fill_empty_column_to_deal() -> None:

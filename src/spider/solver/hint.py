@@ -698,6 +698,10 @@ def hint_report(
     for gain, _move, line in helpful:
         reason, text = _describe(view, line)
         options.append(HintOption(line[0], reason, text, gain, line))
+    if options and not deal_possible and _proven_stuck(view):
+        # A move may still look better by the heuristic (one more suited link), but nothing it
+        # leads to turns a card or completes a run: the hint says what "no more moves" says.
+        return _no_moves_report(search.nodes)
     if options:
         return HintReport(
             tuple(options), options[0].reason, options[0].text, deal_possible, False, search.nodes
@@ -726,14 +730,7 @@ def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> Hin
         reason, text = _nothing_helps_deals_left(view)
         return HintReport((), reason, text, True, False, positions)
     if deep.status == "no-moves":
-        return HintReport(
-            (),
-            "no-moves",
-            "No more moves: undo, restart or start a new game.",
-            False,
-            True,
-            positions,
-        )
+        return _no_moves_report(positions)
     return HintReport(
         (),
         "nothing-helps",
@@ -742,6 +739,18 @@ def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> Hin
         False,
         positions,
     )
+
+
+def _proven_stuck(view: VisibleView) -> bool:
+    """True when the exhaustive search proves that no line of card moves turns a card or
+    completes a run (with no deal ever possible, that is "no more moves")."""
+    return find_useful_line(view, _ENDGAME_SEARCH_NODES).no_more_moves
+
+
+def _no_moves_report(positions: int) -> HintReport:
+    """The report of a position proven to have no more moves."""
+    text = "No more moves: undo, restart or start a new game."
+    return HintReport((), "no-moves", text, False, True, positions)
 
 
 def _nothing_helps_deals_left(view: VisibleView) -> tuple[str, str]:

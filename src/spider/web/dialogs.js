@@ -11,8 +11,28 @@ export function anyOpen() {
   return document.querySelector("dialog[open]") !== null;
 }
 
-function open(dlg) {
+/**
+ * Opens `dlg` scrolled to its top, with the focus on `focusEl` (without scrolling to it: on a
+ * short screen the first thing to read is the top of the dialog).
+ * @param {HTMLDialogElement} dlg
+ * @param {HTMLElement | null} [focusEl]
+ */
+function open(dlg, focusEl = null) {
   if (!dlg.open) dlg.showModal();
+  focusEl?.focus({ preventScroll: true });
+  dlg.scrollTop = 0;
+  for (const el of dlg.querySelectorAll(".dlg-body")) el.scrollTop = 0;
+}
+
+// A tap or click outside a dialog (on its backdrop) closes it, as Cancel or Close would.
+for (const dlg of document.querySelectorAll("dialog.dlg")) {
+  if (!(dlg instanceof HTMLDialogElement)) continue;
+  dlg.addEventListener("click", (e) => {
+    if (e.target !== dlg) return;
+    const r = dlg.getBoundingClientRect();
+    const inside = e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+    if (!inside) dlg.close("");
+  });
 }
 
 function whenClosed(dlg) {
@@ -57,6 +77,7 @@ async function openCode() {
   }
   errorEl.textContent = "";
   const error = await newHandlers.onOpenCode(code);
+  if (error === "cancelled") return; // the player kept the game in progress
   if (error) {
     errorEl.textContent = t(`error.${error}`);
     input.setAttribute("aria-invalid", "true");
@@ -95,8 +116,7 @@ export function openNew(options, handlers) {
   $("[data-code-error]").textContent = "";
   dlgNew.returnValue = "";
   syncNewForm();
-  open(dlgNew);
-  $("[data-action='deal-new']").focus();
+  open(dlgNew, $("[data-action='deal-new']"));
 }
 
 // ---- Settings ----
@@ -132,9 +152,18 @@ export function openSettings(current, onChange) {
 const dlgStats = $("#dlg-stats");
 const variantSelect = $("[data-stats-variant]");
 
-export function variantName(key) {
+const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
+
+/**
+ * The name of a statistics variant; `compact` shows the suits as their symbols (the menu of the
+ * statistics, which must fit a phone in every language).
+ * @param {string} key
+ * @param {boolean} [compact]
+ */
+export function variantName(key, compact = false) {
   const v = stats.parseVariant(key);
-  const parts = [t(`game.${v.game}`), t(`suits.${v.suits}`)];
+  const game = t(`game.${v.game}`);
+  const parts = compact ? [`${game} ${SUIT_GLYPHS[v.suits]}`] : [game, t(`suits.${v.suits}`)];
   if (v.game === "spider" && v.suits > 1) parts.push(t(`rule.${v.rule}`));
   parts.push(t(`scoring.${v.scoring}`));
   return parts.join(" · ");
@@ -196,7 +225,8 @@ export function openStats(currentKey, variants = statsVariants) {
   for (const key of keys) {
     const opt = document.createElement("option");
     opt.value = key;
-    opt.textContent = variantName(key);
+    opt.textContent = variantName(key, true);
+    opt.title = variantName(key);
     variantSelect.appendChild(opt);
   }
   variantSelect.value = currentKey;
@@ -281,8 +311,7 @@ export function openWin({ score, moves, time, records, best, assisted = false })
   dlgWin.classList.remove("celebrate");
   void dlgWin.offsetWidth; // restart the celebration animation
   dlgWin.classList.add("celebrate");
-  open(dlgWin);
-  $("[data-action='win-new']").focus();
+  open(dlgWin, $("[data-action='win-new']"));
   return whenClosed(dlgWin);
 }
 
@@ -293,8 +322,7 @@ const dlgNoMoves = $("#dlg-nomoves");
 /** "No more moves": resolves with "undo", "restart", "new" or "close". */
 export function openNoMoves() {
   dlgNoMoves.returnValue = "";
-  open(dlgNoMoves);
-  $("[data-action='nomoves-undo']").focus();
+  open(dlgNoMoves, $("[data-action='nomoves-undo']"));
   return whenClosed(dlgNoMoves);
 }
 

@@ -8,6 +8,11 @@
 // (`forgiving()`) does an accepting column among those it overlaps win, the nearest to the group's
 // centre first. Which columns accept is the engine's answer (`accepts`), never decided here: this
 // module is geometry, and reports what the player did through the callbacks it is given.
+//
+// Taps: a second tap at the same spot soon after the first is reported as the double of it
+// (`isDouble`), whatever card is there now (the first tap may have moved its card away): the
+// page makes one action of the pair. A tap on a column away from its face-up cards (an empty
+// column, a face-down card) is reported by `onTapColumn`, for "tap a card, then where it goes".
 
 const SLOP_MOUSE = 4;
 const SLOP_TOUCH = 8;
@@ -32,13 +37,16 @@ function isBetter(a, b) {
  * @property {() => boolean} forgiving
  * @property {(src: number, dst: number, count: number, dropped?: boolean) => void} onDrop
  * @property {(col: number, idx: number, pointerType: string, isDouble: boolean) => void} onTap
+ * @property {(col: number, isDouble: boolean) => void} [onTapColumn] a tap on a column away
+ *   from its face-up cards (an empty column, a face-down card)
  * @property {() => void} onCancel
  * @property {(src: number, count: number) => void} onStart
  */
 
 /**
- * A pointer pressed on a face-up card (`col`, `idx`), at (`x`, `y`).
- * @typedef {{id: number, type: string, x: number, y: number, col: number, idx: number, el: Element}} Press
+ * A pointer pressed on a face-up card (`col`, `idx`), or on a column away from its face-up
+ * cards (`idx` null), at (`x`, `y`).
+ * @typedef {{id: number, type: string, x: number, y: number, col: number, idx: number | null, el: Element | null}} Press
  */
 
 /**
@@ -82,8 +90,7 @@ export class DragController {
   #down(e) {
     if (e.button !== 0 || this.press) return;
     const cardEl = e.target.closest(".card[data-face='up']");
-    if (!cardEl) return;
-    const at = this.r.locate(cardEl);
+    const at = cardEl ? this.r.locate(cardEl) : this.#columnAt(e.target);
     if (!at) return;
     e.preventDefault(); // no text selection, no native drag, no focus flash
     this.released = false;
@@ -103,9 +110,17 @@ export class DragController {
     }
   }
 
+  /** The column of an element that is not a face-up card (a face-down card, a column's space). */
+  #columnAt(target) {
+    const colEl = target.closest?.("[data-column]");
+    const col = colEl ? this.r.cols.indexOf(colEl) : -1;
+    return col < 0 ? null : { col, idx: null };
+  }
+
   #move(e) {
     const p = this.press;
     if (!p || e.pointerId !== p.id) return;
+    if (p.idx === null) return; // only face-up cards are dragged
     const dx = e.clientX - p.x;
     const dy = e.clientY - p.y;
     if (!this.drag) {
@@ -200,17 +215,15 @@ export class DragController {
       else this.cb.onDrop(p.col, over, d.count, d.dests.includes(over));
       return;
     }
-    // A press without movement: a tap or click.
+    // A press without movement: a tap or click. The second of two quick taps at one spot is the
+    // double of the first even when the first moved its card away and another lies there now.
     const now = performance.now();
     const last = this.lastTap;
     const isDouble =
-      last !== null &&
-      now - last.t < DOUBLE_MS &&
-      last.col === p.col &&
-      last.idx === p.idx &&
-      Math.hypot(e.clientX - last.x, e.clientY - last.y) < DOUBLE_PX;
-    this.lastTap = isDouble ? null : { t: now, col: p.col, idx: p.idx, x: e.clientX, y: e.clientY };
-    this.cb.onTap(p.col, p.idx, p.type, isDouble);
+      last !== null && now - last.t < DOUBLE_MS && Math.hypot(e.clientX - last.x, e.clientY - last.y) < DOUBLE_PX;
+    this.lastTap = isDouble ? null : { t: now, x: e.clientX, y: e.clientY };
+    if (p.idx === null) this.cb.onTapColumn?.(p.col, isDouble);
+    else this.cb.onTap(p.col, p.idx, p.type, isDouble);
   }
 
   /** Drops whatever is in hand; the renderer puts the cards back on the next render. */

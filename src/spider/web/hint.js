@@ -54,6 +54,8 @@ export class Hints {
       return;
     }
     const h = reply.hint ?? {};
+    // The engine proved "no more moves" here (its full check): no move is offered against that.
+    if (document.documentElement.dataset.noMoves === "true") Object.assign(h, { move: null, reason: "no-moves" });
     const mv = h.move;
     this.clear();
     // With the automatic notice off, asking for a hint is asking whether any move is left.

@@ -24,10 +24,12 @@ import { Renderer } from "./render.js";
 import { Saver } from "./saving.js";
 import * as settings from "./settings.js";
 import * as solver from "./solver.js";
+import * as sound from "./sound.js";
 import { startApp } from "./start.js";
 import { Store } from "./state.js";
 import * as stats from "./stats.js";
 import * as storage from "./storage.js";
+import { TapInput } from "./taps.js";
 import { Timer } from "./timer.js";
 
 /** @typedef {import("./types.js").Change} Change */
@@ -45,6 +47,7 @@ const timer = new Timer((/** @type {number} */ ms) => {
   $("[data-time]").textContent = i18n.formatTime(ms);
 });
 renderer.animationsEnabled = () => settings.animate();
+sound.setEnabled(settings.get().sound);
 const settled = () => renderer.settled;
 
 /** @param {import("./types.js").GameState} game */
@@ -101,6 +104,7 @@ function paint(opts = {}) {
   deferredRender = null;
   const hadFocus = renderer.columnsEl.contains(document.activeElement);
   hints.clear();
+  taps.clear();
   const t0 = performance.now();
   renderer.render(game, opts);
   updateStatus(store.state);
@@ -154,7 +158,7 @@ function view(change) {
 function clock(change) {
   const { reply, req, state } = change;
   if (!reply?.ok || !req || !state.game) return;
-  if (req.op === "new" || req.op === "open") timer.set(0);
+  if (req.op === "new" || req.op === "open" || req.op === "restart") timer.set(0);
   else if (req.op === "load") timer.set(state.meta.elapsed);
   timer.run(state.meta.started && !state.game.won);
 }
@@ -200,6 +204,12 @@ store.subscribe(clock);
 store.subscribe((change) => record(change, { elapsed: () => timer.elapsed, settled, onNew: openNewGame }));
 store.subscribe(saving);
 store.subscribe(announcements);
+store.subscribe((change) => {
+  const { reply, req, ctx } = change;
+  if (!reply?.ok || ctx?.boot || req?.op === "load") return;
+  const effect = sound.effectOf(reply.events, Boolean(change.won));
+  if (effect) sound.play(effect);
+});
 store.subscribe((change) => {
   if (!change.reply?.ok) return;
   reportStorageProblems();
@@ -287,11 +297,23 @@ function currentOptions() {
 }
 
 /**
+ * Asks before a game in progress is abandoned (a new deal, another code): true to go on. No
+ * question when no move was made yet or the game is over (won, or no more moves).
+ */
+async function confirmAbandon() {
+  const { game, meta } = store.state;
+  const over = !game || game.won || html.dataset.noMoves === "true";
+  if (over || !meta.started || game.moves === 0) return true;
+  return dialogs.confirm({ title: i18n.t("abandon.title"), text: i18n.t("abandon.text"), ok: i18n.t("abandon.ok") });
+}
+
+/**
  * Deals a new game with `options` (and remembers them); deal `number` when given.
  * @param {{game: string, suits: number, rule: string, scoring: string, winnable?: boolean}} options
  * @param {number | null} [number]
  */
 async function newGame(options, number = null) {
+  if (!(await confirmAbandon())) return;
   const { winnable, ...rest } = options;
   settings.update(winnable === undefined ? { options: rest } : { options: rest, winnableOnly: winnable });
   const o = settings.get().options;
@@ -318,6 +340,7 @@ function cycleSuits() {
  * @param {string} code
  */
 async function openCode(code) {
+  if (!(await confirmAbandon())) return "cancelled";
   /** @type {Request} */
   const req = { op: "open", code: code.trim().toUpperCase(), scoring: currentOptions().scoring, undo_limit: settings.get().undoLimit };
   const reply = await send(req, { kind: "new", quiet: true });
@@ -391,13 +414,18 @@ const drag = new DragController(renderer, {
     else move(src, dst, count, t0);
   },
   onCancel: () => paint(deferredRender ?? { animate: true }),
-  onTap: (/** @type {number} */ col, /** @type {number} */ idx, /** @type {string} */ _pointerType, /** @type {boolean} */ isDouble) => {
-    const s = settings.get();
-    const c = store.state.game?.columns[col];
-    if (!c) return;
-    const count = c.down + c.up.length - idx;
-    if (s.singleTap || (isDouble && s.doubleClick)) auto(col, count);
-  },
+  onTap: (/** @type {number} */ col, /** @type {number} */ idx, /** @type {string} */ _type, /** @type {boolean} */ isDouble) =>
+    taps.tap(col, idx, isDouble),
+  onTapColumn: (/** @type {number} */ col, /** @type {boolean} */ isDouble) => taps.tapColumn(col, isDouble),
+});
+
+const taps = new TapInput(renderer, {
+  state: () => store.state.game,
+  mode: () => settings.get().tap,
+  doubleClick: () => settings.get().doubleClick,
+  highlight: () => settings.get().highlight,
+  auto: (src, count) => auto(src, count),
+  move: (src, dst, count) => move(src, dst, count),
 });
 
 renderer.stockEl.addEventListener("click", () => deal());
@@ -486,6 +514,7 @@ document.addEventListener("click", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && more.classList.contains("open")) setMenu(false);
+  if (e.key === "Escape") taps.clear(); // puts back cards picked up by a tap
 });
 
 // Any key stops the demo (Esc only stops it; other keys then act as usual).
@@ -522,7 +551,8 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
     if (!storage.canSave()) notice(i18n.t("storage.write"));
     timer.set(timer.elapsed);
   }
-  if (changed.includes("fourColor")) html.classList.toggle("four-color", s.fourColor);
+  settings.applyLook(s);
+  sound.setEnabled(s.sound);
   if (changed.includes("undoLimit") && store.state.game) send({ op: "set", undo_limit: s.undoLimit }, { quiet: true });
   if (changed.includes("noMoves")) noMoves.check();
 });

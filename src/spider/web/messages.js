@@ -39,7 +39,7 @@ export function messageFor(code, game) {
  * @param {string} text
  * @param {{tone?: string, ms?: number}} [opts]
  */
-export function showMessage(text, { tone = "warn", ms = 3800 } = {}) {
+export function showMessage(text, { tone = "warn", ms = 2600 } = {}) {
   const el = $("[data-message]");
   el.textContent = text;
   el.dataset.tone = tone;

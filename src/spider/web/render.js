@@ -21,6 +21,13 @@ const px = (n) => `${Math.round(n * 100) / 100}px`;
 const cornerTop = (cw) => Math.max(1, cw * 0.03);
 const readableFan = (cw, font) => cornerTop(cw) + font * 1.1 + 1;
 const fontFitting = (cw, fan) => (fan - cornerTop(cw) - 1) / 1.1;
+/** The smallest corner label (px): with it a face-up card shows at least 14 px of itself. */
+const MIN_FONT = 11;
+/** Cards shrink, before any column squeezes its labels, down to this share of their width. */
+const MIN_SHRINK = 0.5;
+const MIN_CW = 22;
+/** The step of a face-down card that the fit counts on: `fan` narrows them to it when needed. */
+const FIT_DOWN = 4;
 
 function slotsOf(state) {
   return state.columns.map((c) => {
@@ -448,31 +455,35 @@ export class Renderer {
 
   /**
    * Metrics in which every column of `columns` fits with each face-up card's corner readable.
-   * A long column first gets smaller corner labels of its own (`m.fonts[i]`, down to 13px);
-   * when that is not enough, every card gets smaller (down to 60% of the width the window
-   * allows) if that makes it fit. Otherwise `fan` squeezes the labels of the long column.
+   * A long column first gets smaller corner labels of its own (`m.fonts[i]`, down to 11px,
+   * which shows 14px of each card); when that is not enough, every card gets smaller (down to
+   * half the width the window allows: on a landscape phone the cards shrink before a column's
+   * labels overlap) if that makes it fit. Otherwise `fan` squeezes the labels of the long column.
    */
   #fit(columns) {
     const fitted = (m) => {
+      // Face-down cards give way first (down to 4px each, `fan`), before face-up ones or cards.
+      const down = Math.min(m.down, FIT_DOWN);
       const fonts = columns.map((c) => {
         const u = c.up.length;
         if (u < 2) return m.font;
-        const upNeeded = (m.colsH - m.ch - c.down * m.down) / (u - 1);
-        return Math.min(m.font, Math.max(Math.min(m.font, 13), fontFitting(m.cw, upNeeded)));
+        const upNeeded = (m.colsH - m.ch - c.down * down) / (u - 1);
+        return Math.min(m.font, Math.max(Math.min(m.font, MIN_FONT), fontFitting(m.cw, upNeeded)));
       });
-      const height = (c, i) => c.down * m.down + Math.max(0, c.up.length - 1) * readableFan(m.cw, fonts[i]) + m.ch;
+      const height = (c, i) => c.down * down + Math.max(0, c.up.length - 1) * readableFan(m.cw, fonts[i]) + m.ch;
       const fits = columns.every((c, i) => height(c, i) <= m.colsH);
       return { ...m, fonts, fits };
     };
     const full = fitted(this.#metrics());
     let m = full;
     let cw = m.cw;
-    while (!m.fits && cw * 0.95 >= full.cw * 0.6) {
+    const floor = Math.max(MIN_CW, full.cw * MIN_SHRINK);
+    while (!m.fits && cw * 0.95 >= floor) {
       cw *= 0.95;
       m = fitted(this.#metrics(cw));
     }
-    // Smaller cards that still do not fit would only make every card harder to read.
-    return m.fits ? m : full;
+    // Still too long at the smallest size: the smallest cards squeeze their fan the least.
+    return m;
   }
 
   #position() {

@@ -9,12 +9,41 @@ const coarse = globalThis.matchMedia?.("(pointer: coarse)").matches ?? false;
 export const LANGS = ["en", "ca", "es", "it"];
 export const UNDO_LIMITS = [100, 400, null];
 
+/** What a tap on a card does (taps.js): send it to the best column, pick it up, nothing. */
+export const TAP_MODES = ["best", "pick", "off"];
+export const CARD_BACKS = ["blue", "red", "green", "graphite"];
+export const FELTS = ["green", "blue", "wine", "slate"];
+
+/**
+ * @typedef {object} Settings
+ * @property {string} lang
+ * @property {boolean} highlight
+ * @property {boolean} doubleClick
+ * @property {import("./taps.js").TapMode} tap
+ * @property {boolean} sound
+ * @property {string} back
+ * @property {string} felt
+ * @property {boolean} leftHanded
+ * @property {boolean} autoPlace
+ * @property {boolean} noMoves
+ * @property {boolean} animations
+ * @property {boolean} fourColor
+ * @property {number | null} undoLimit
+ * @property {boolean} winnableOnly
+ * @property {{game: string, suits: number, rule: string, scoring: string}} options
+ */
+
+/** @returns {Settings} */
 export function defaults() {
   return {
     lang: "", // "" follows the browser
     highlight: true,
     doubleClick: true,
-    singleTap: coarse, // on by default on touch screens, off on desktops
+    tap: coarse ? "best" : "off", // a tap sends cards on touch screens; a click does nothing
+    sound: false, // sound effects (sound.js), off until the player turns them on
+    back: "blue",
+    felt: "green",
+    leftHanded: false, // the stock on the left, the completed runs on the right
     autoPlace: false,
     noMoves: true, // say "No more moves" on its own when the game is blocked (H says it anyway)
     animations: true,
@@ -37,7 +66,6 @@ const OPTION_SHAPES = {
   scoring: (v) => typeof v === "string" && /^[a-z]{1,20}$/.test(v),
 };
 
-/** @typedef {ReturnType<typeof defaults>} Settings */
 /** @typedef {Partial<Omit<Settings, "options">> & {options?: Partial<Settings["options"]>}} Patch */
 
 /**
@@ -47,9 +75,14 @@ const OPTION_SHAPES = {
 function validate(data) {
   if (!data || typeof data !== "object") throw new Error("settings: not an object");
   const out = defaults();
-  for (const k of ["highlight", "doubleClick", "singleTap", "autoPlace", "noMoves", "animations", "fourColor", "winnableOnly"]) {
+  for (const k of ["highlight", "doubleClick", "autoPlace", "noMoves", "animations", "fourColor", "winnableOnly", "sound", "leftHanded"]) {
     if (typeof data[k] === "boolean") /** @type {Record<string, unknown>} */ (out)[k] = data[k];
   }
+  // Settings saved before "tap" existed said `singleTap: true | false`.
+  if (typeof data.singleTap === "boolean" && data.tap === undefined) out.tap = data.singleTap ? "best" : "off";
+  if (TAP_MODES.includes(data.tap)) out.tap = data.tap;
+  if (CARD_BACKS.includes(data.back)) out.back = data.back;
+  if (FELTS.includes(data.felt)) out.felt = data.felt;
   if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;
   if (UNDO_LIMITS.includes(data.undoLimit)) out.undoLimit = data.undoLimit;
   if (data.options && typeof data.options === "object") {
@@ -85,6 +118,15 @@ export function update(patch) {
 export function subscribe(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
+}
+
+/** Shows the look settings on the page: table colour, card back, left-handed, four colours. */
+export function applyLook(s = current) {
+  const root = document.documentElement;
+  root.dataset.felt = s.felt;
+  root.dataset.back = s.back;
+  root.classList.toggle("left-handed", s.leftHanded);
+  root.classList.toggle("four-color", s.fourColor);
 }
 
 export function reducedMotion() {

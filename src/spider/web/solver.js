@@ -95,6 +95,8 @@ const playBtn = $("[data-action='solve-play']", dlg);
 const cancelBtn = $("[data-action='solve-cancel']", dlg);
 
 let session = null; // {mode, ...} of the dialog now open
+/** @type {number | null} when the running search was asked for (performance.now()) */
+let startedAt = null;
 let lastResult = null; // {saved, solve}: the latest answer, reused while the position is the same
 
 /**
@@ -112,11 +114,21 @@ function setPhase(phase, result = null) {
 }
 
 function seconds(s) {
-  return t("solve.seconds", { n: Math.floor(s) });
+  return t("solve.seconds", { n: Math.max(1, Math.ceil(s - 0.05)) }); // never "0 s"
+}
+
+/**
+ * The search's time as the player lived it: from the click on Start (starting the solver's
+ * worker included) to now, or the solver's own count when that is longer.
+ * @param {number} elapsed the solver's seconds
+ */
+function wallSeconds(elapsed) {
+  const since = startedAt === null ? 0 : (performance.now() - startedAt) / 1000;
+  return Math.max(elapsed, since);
 }
 
 function showProgress(p) {
-  progressEl.textContent = t("solve.progress", { positions: formatNumber(p.positions), time: seconds(p.elapsed) });
+  progressEl.textContent = t("solve.progress", { positions: formatNumber(p.positions), time: seconds(wallSeconds(p.elapsed)) });
 }
 
 /** Opens the dialog for `mode` ("check" or "solution") at its spoiler warning. */
@@ -150,13 +162,17 @@ function resultText(solve) {
   const positions = formatNumber(solve.positions);
   if (solve.status === "winnable") return t("solve.result.winnable", { n: solve.moves });
   if (solve.status === "unwinnable") return t("solve.result.unwinnable", { positions });
-  return t("solve.result.undecided", { time: seconds(solve.elapsed), positions });
+  return t("solve.result.undecided", { time: seconds(wallSeconds(solve.elapsed)), positions });
 }
 
 async function runSolve() {
   const s = session;
   const saved = s.getSaved();
-  if (lastResult && lastResult.saved === saved) return lastResult.solve;
+  if (lastResult && lastResult.saved === saved) {
+    startedAt = null; // the earlier answer, at once: its own time is shown
+    return lastResult.solve;
+  }
+  startedAt = performance.now();
   setPhase("running");
   textEl.textContent = t("solve.running");
   progressEl.textContent = t("solve.starting");
@@ -176,6 +192,7 @@ startBtn.addEventListener("click", async () => {
       s.play(solve.actions);
       return;
     }
+    if (startedAt !== null) solve.elapsed = wallSeconds(solve.elapsed); // kept for a second look
     showProgress({ positions: solve.positions, elapsed: solve.elapsed });
     setPhase("result", solve.status);
     textEl.textContent = resultText(solve);

@@ -28,8 +28,6 @@ import * as storage from "./storage.js";
  * @property {{set: (ms: number) => void}} timer
  */
 
-const html = document.documentElement;
-
 /**
  * The reply to the first request `req` (op "new" or "open") from the engine on the server
  * (/start.json), so that a first visit shows its table before the worker is ready; null where
@@ -100,7 +98,7 @@ export async function startApp(hooks) {
 
   await language;
   i18n.applyToDocument();
-  html.classList.toggle("four-color", s.fourColor);
+  settings.applyLook(s); // colours, card backs, left-handed
   checkStorage();
   store.set({ engine: engine.status === "error" ? "error" : "loading" });
 

@@ -44,6 +44,8 @@ const SHELL = [
   "/start.js",
   "/state.js",
   "/types.js",
+  "/sound.js",
+  "/taps.js",
   "/worker.js",
   "/locales/en.js",
   "/locales/ca.js",
