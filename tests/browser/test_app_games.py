@@ -98,6 +98,7 @@ def test_new_game_by_code_and_by_dialog(page: Page, screenshot: Any) -> None:
     expect(page.locator('#dlg-new input[name="scoring"][value="reveal"]')).to_be_checked()
 
 
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
 def test_s_key_cycles_suits_and_deals(page: Page) -> None:
     open_app(page, f"/?code={SPIDER_2}")
     for suits, prefix in ((4, "SP1-S4C-"), (1, "SP1-S1C-"), (2, "SP1-S2C-")):
@@ -118,6 +119,7 @@ def test_s_key_cycles_suits_and_deals(page: Page) -> None:
     assert Game.from_code(shown(page)["code"]).suits == 2
 
 
+@pytest.mark.parametrize("profile", ["phone"], indirect=True)
 def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None:
     # A position opened from text is celebrated, but it is not a deal's start: no statistics.
     game = Game.from_text(WIN_POSITION)

@@ -82,6 +82,7 @@ def test_service_worker_caches_every_app_file() -> None:
     assert {"/", "/engine.zip", "/engine.json"} <= shell
 
 
+@pytest.mark.parametrize("profile", ["phone"], indirect=True)
 def test_offline_reload_still_plays(page: Page, profile: str, screenshot: Any) -> None:
     game = Game.from_code(SPIDER_2)
     open_app(page, f"/?code={SPIDER_2}")

@@ -196,6 +196,7 @@ def test_undo_and_redo(page: Page, profile: str) -> None:
     assert_shows(page, after_deal)
 
 
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
 def test_keyboard_only_play(page: Page, screenshot: Any) -> None:
     game = Game.from_code(SPIDER_2)
     open_app(page, f"/?code={SPIDER_2}")

@@ -48,6 +48,7 @@ def press_hint(page: Page, profile: str) -> None:
         page.keyboard.press("h")
 
 
+@pytest.mark.parametrize("profile", ["phone"], indirect=True)
 def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot: Any) -> None:
     game = Game.from_code(HINT_CODE)
     open_app(page, f"/?code={HINT_CODE}")
@@ -173,6 +174,7 @@ def solver_dialog_result(page: Page) -> str:
     return result
 
 
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
 def test_solver_check_demo_winnable_only_and_cancel(
     page: Page, profile: str, screenshot: Any
 ) -> None:

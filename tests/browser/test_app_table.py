@@ -115,6 +115,7 @@ def test_long_column_keeps_every_corner_readable(page: Page, screenshot: Any) ->
     screenshot(page, "long-column")
 
 
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
 def test_language_switch(page: Page, screenshot: Any) -> None:
     open_app(page, f"/?code={SPIDER_2}&lang=ca")
     expect(page.locator("html")).to_have_attribute("lang", "ca")
@@ -183,7 +184,12 @@ def _set_aside_copies_are_kept(page: Page, before: int) -> None:
     assert kept["after"] == ["third damage", "x" * 20], kept["after"]
 
 
-@pytest.mark.parametrize("damage", ["unreadable", "engine-refuses"])
+# One kind of damage at each size: the set-aside logic does not depend on the size.
+@pytest.mark.parametrize(
+    ("profile", "damage"),
+    [("phone", "unreadable"), ("desktop", "engine-refuses")],
+    indirect=["profile"],
+)
 def test_corrupt_storage_is_set_aside(
     page: Page, page_log: Any, screenshot: Any, damage: str
 ) -> None:
