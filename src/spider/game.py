@@ -601,17 +601,11 @@ class Game:
         if src == dst:
             raise IllegalMove("same-column", "a group cannot move onto its own column")
         column = cols[src]
-        face_up = len(column) - self._down[src]
-        if count < 1 or count > face_up:
-            raise IllegalMove(
-                "bad-count",
-                f"column {src} has {face_up} face-up card{'s' if face_up != 1 else ''}; "
-                f"cannot move {count}",
-            )
         movable = self._group[src]
         if movable < 0:
             movable = self._group_length(src)
-        if count > movable:
+        if count < 1 or count > movable:  # the movable group lies within the face-up cards
+            self._check_count(src, count)
             kind = "in descending order" if self._flexible else "of one suit in descending order"
             raise IllegalMove(
                 "not-movable", f"only cards {kind} move together; these {count} cards do not"
@@ -622,6 +616,16 @@ class Game:
                 "no-target",
                 f"{card_text(column[-count])} cannot go on {card_text(target[-1])}: "
                 "a card goes only on a card one rank higher, or into an empty column",
+            )
+
+    def _check_count(self, src: int, count: int) -> None:
+        """Refuse a count below one or above the face-up cards of column ``src``."""
+        face_up = len(self._cols[src]) - self._down[src]
+        if count < 1 or count > face_up:
+            raise IllegalMove(
+                "bad-count",
+                f"column {src} has {face_up} face-up card{'s' if face_up != 1 else ''}; "
+                f"cannot move {count}",
             )
 
     def move(self, src: int, dst: int, count: int = 1) -> None:

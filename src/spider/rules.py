@@ -90,9 +90,10 @@ def destination_index(tops: Sequence[int]) -> tuple[list[list[int]], list[int]]:
     by_rank = [_NO_COLUMNS] * 14  # a list of its own only for the ranks that have columns
     empties: list[int] = []
     for index, top in enumerate(tops):
-        if top == EMPTY:
-            empties.append(index)
-        elif top != UNKNOWN:
+        if top <= UNKNOWN:  # EMPTY or UNKNOWN: no card to go onto
+            if top == EMPTY:
+                empties.append(index)
+        else:
             rank = (top & 15) - 1
             columns = by_rank[rank]
             if columns is _NO_COLUMNS:
@@ -116,8 +117,9 @@ def legal_moves(columns: Sequence[Sequence[int]], lengths: Sequence[int]) -> lis
         for count in range(1, lengths[src] + 1):
             for dst in by_rank[column[-count] & 15]:
                 append(new(Move, (src, dst, count)))
-            for dst in empties:
-                append(new(Move, (src, dst, count)))
+            if empties:
+                for dst in empties:
+                    append(new(Move, (src, dst, count)))
     return moves
 
 
