@@ -34,9 +34,11 @@ def build(directory: Path) -> Path:
     return directory
 
 
-def shared_build(base: Path) -> Path:
-    """One build for the whole test run, shared by the xdist workers (``base``: the parent of
-    the workers' temporary directories); the tests only read it."""
+def shared_build(basetemp: Path) -> Path:
+    """One build for the whole test run (``basetemp``: pytest's base temporary directory),
+    shared by the xdist workers, whose base directories sit side by side in the run's own; the
+    tests only read it."""
+    base = basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp
     site = base / "static-site"
     with (base / "static-site.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

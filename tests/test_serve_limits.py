@@ -4,7 +4,6 @@ pieces; its options are checked."""
 from __future__ import annotations
 
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -12,13 +11,13 @@ from pathlib import Path
 
 import anyio
 import pytest
-import uvicorn
 from starlette.types import Message
 
 from spider.cli import main
 from spider.serve_protocol import REQUEST_TIMEOUT_ENV, SEND_TIMEOUT_ENV, TimedHttpToolsProtocol
 from spider.serve_static import SEND_CHUNK, BytesResponse
 from spider.server import create_app
+from tests.serve_thread import uvicorn_in_thread
 
 TIMEOUT = 1  # seconds, for every timeout of the server under test
 # A connection must be closed within this (the timeout, plus slack for a loaded machine).
@@ -30,27 +29,13 @@ def port() -> Iterator[int]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(REQUEST_TIMEOUT_ENV, str(TIMEOUT))
         patch.setenv(SEND_TIMEOUT_ENV, str(TIMEOUT))
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        config = uvicorn.Config(
+        with uvicorn_in_thread(
             create_app(),
             http=TimedHttpToolsProtocol,
             loop="uvloop",
             timeout_keep_alive=TIMEOUT,
-            log_level="warning",
-            lifespan="off",
-        )
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.02)
-        try:
-            yield sock.getsockname()[1]
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
-            sock.close()
+        ) as server_port:
+            yield server_port
 
 
 def _closed_after(port: int, sends: list[bytes], gap: float = 0.0) -> float | None:

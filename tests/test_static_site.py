@@ -11,7 +11,7 @@ import gzip
 import http.client
 import json
 from collections.abc import Iterator
-from contextlib import AbstractContextManager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,11 +26,12 @@ from spider.serve_site import MARKER, PUBLIC, SiteError, build_site, check_targe
 from spider.serve_static import media_type_for
 from spider.server import create_app, default_pyodide_dir
 from tests import static_host
+from tests.serve_thread import uvicorn_in_thread
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return static_host.shared_build(tmp_path_factory.getbasetemp().parent)
+    return static_host.shared_build(tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture(scope="module")
@@ -127,32 +128,10 @@ def _get(base: str, path: str, accept: str | None) -> tuple[int, dict[str, str],
         conn.close()
 
 
-def _spider_serve(app: Any) -> AbstractContextManager[str]:
-    import socket
-    import threading
-    import time
-    from contextlib import contextmanager
-
-    import uvicorn
-
-    @contextmanager
-    def run() -> Iterator[str]:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        config = uvicorn.Config(app, log_level="warning", lifespan="off")
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.02)
-        try:
-            yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
-            sock.close()
-
-    return run()
+@contextmanager
+def _spider_serve(app: Any) -> Iterator[str]:
+    with uvicorn_in_thread(app) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 SERVERS = ("caddy", "nginx", "spider-serve")

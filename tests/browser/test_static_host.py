@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 def test_static_site_on_nginx_plays_offline(
     browser: Browser, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, page_log: PageLog
 ) -> None:
-    site = static_host.shared_build(tmp_path_factory.getbasetemp().parent)
+    site = static_host.shared_build(tmp_path_factory.getbasetemp())
     with static_host.nginx(site, tmp_path / "nginx") as url:
         context = browser.new_context(base_url=url, **PROFILES["desktop"])
         context.on("weberror", lambda web_error: page_log.on_error(web_error.error))
