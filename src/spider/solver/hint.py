@@ -74,6 +74,12 @@ _DEEP_SEARCH_NODES: Final = 1000
 _ENDGAME_SEARCH_NODES: Final = 5000
 """The same when no deal is possible (an exhaustive search proves "no more moves")."""
 
+_STUCK_PROOF_NODES: Final = 150
+"""Budget of the proof that a position offering only heuristic gains has no more moves: small,
+so that the quick hint stays quick (a stuck position has few reachable layouts); beyond it the
+options are offered, and the page's own "no more moves" check, with its larger budget, still
+wins over them."""
+
 
 # Heuristic weights (visible facts only).
 _RUN: Final = 1000
@@ -698,7 +704,7 @@ def hint_report(
     for gain, _move, line in helpful:
         reason, text = _describe(view, line)
         options.append(HintOption(line[0], reason, text, gain, line))
-    if options and not deal_possible and _proven_stuck(view):
+    if options and not deal_possible and not _reaches_progress(options) and _proven_stuck(view):
         # A move may still look better by the heuristic (one more suited link), but nothing it
         # leads to turns a card or completes a run: the hint says what "no more moves" says.
         return _no_moves_report(search.nodes)
@@ -741,10 +747,21 @@ def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> Hin
     )
 
 
+_PROGRESS_REASONS: Final = frozenset(
+    {"completes-run", "turns-card", "prepares-run", "prepares-turn"}
+)
+"""Reasons of lines that turn a card or complete a run: a position with one is not stuck."""
+
+
+def _reaches_progress(options: list[HintOption]) -> bool:
+    """True when some option's line turns a card or completes a run (no proof needed)."""
+    return any(option.reason in _PROGRESS_REASONS for option in options)
+
+
 def _proven_stuck(view: VisibleView) -> bool:
     """True when the exhaustive search proves that no line of card moves turns a card or
     completes a run (with no deal ever possible, that is "no more moves")."""
-    return find_useful_line(view, _ENDGAME_SEARCH_NODES).no_more_moves
+    return find_useful_line(view, _STUCK_PROOF_NODES).no_more_moves
 
 
 def _no_moves_report(positions: int) -> HintReport:
