@@ -398,7 +398,10 @@ def think(
     view = VisibleView.from_game(game)
     visited = visited_positions(game)
     search = _Search(view, World.from_view(view, visited), seed)
-    search.root.set_lines(lines_of(view, visited))
+    try:
+        search.root.set_lines(lines_of(view, visited))
+    except KeyboardInterrupt:
+        return _report(search.root, 0, "interrupted", time.monotonic() - started)
     lines = search.root.lines or []
     if len(lines) <= 1:
         reason: ThinkReason = "only-action" if lines else "nothing-helps"
