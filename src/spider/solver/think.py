@@ -37,7 +37,7 @@ from typing import Any, Final, Literal
 from ..game import Game
 from ..moves import Action, Move, action_text
 from ..rules import RUN_LENGTH
-from .hint import _empty_value, _evaluate, hint_report, visited_positions
+from .hint import Visited, _empty_value, _evaluate, hint_report, visited_positions
 from .search import solve
 from .think_world import DEAL_LINE, Draws, World, truncate_line
 from .view import VisibleView
@@ -348,7 +348,7 @@ class _Search:
             parent.totals[index] += value
 
 
-def lines_of(view: VisibleView, visited: frozenset[Any]) -> list[Line]:
+def lines_of(view: VisibleView, visited: Visited) -> list[Line]:
     """The lines a node chooses from: the quick hint's best :data:`MAX_ACTIONS`, each cut after
     its first move that turns a card or removes a run; when it offers none, the deal if one is
     possible now; else none."""
