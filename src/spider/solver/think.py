@@ -5,7 +5,8 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
 
 * **Actions** are lines of moves that end at the next card turned or run removed (where
   something new is seen), as the quick hint (:func:`~spider.solver.hint.hint_report`) offers
-  them, its best :data:`MAX_ACTIONS`; when it offers none, the deal.
+  them, its best :data:`MAX_ACTIONS` (fewer on a small iteration budget: one line per
+  :data:`ITERATIONS_PER_LINE` iterations, at least 2); when it offers none, the deal.
 * **Outcomes**: each card turned or dealt is drawn from the unseen cards (the variant's deck minus
   every card seen) at the moment the search turns it (:class:`~.think_world.World`).  Each
   action keeps at most :data:`OUTCOMES_PER_ACTION` sampled outcomes; once it has that many, a
@@ -46,6 +47,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "ENDGAME_HIDDEN",
     "ENDGAME_NODES",
+    "ITERATIONS_PER_LINE",
     "MAX_ACTIONS",
     "MAX_ITERATIONS",
     "OUTCOMES_PER_ACTION",
@@ -67,7 +69,11 @@ MAX_SECONDS: Final = 86_400.0
 """The largest time budget accepted, in seconds."""
 
 MAX_ACTIONS: Final = 8
-"""How many of the quick hint's lines a node considers (its best ones)."""
+"""How many of the quick hint's lines a node considers at most (its best ones)."""
+
+ITERATIONS_PER_LINE: Final = 5
+"""On an iteration budget, a node considers one line per this many iterations (at least 2, at
+most :data:`MAX_ACTIONS`): with fewer, each line is tried about once and the choice is noise."""
 
 OUTCOMES_PER_ACTION: Final = 3
 """Sampled outcomes (cards turned or dealt) kept per action of a node."""
@@ -253,8 +259,9 @@ class _Node:
 class _Search:
     """One search: the root world, the tree, the random generator and the evaluation."""
 
-    def __init__(self, view: VisibleView, world: World, seed: int) -> None:
+    def __init__(self, view: VisibleView, world: World, seed: int, width: int) -> None:
         self.root_world = world
+        self.width = width
         self.rng = random.Random(seed)
         self.empty = _empty_value(view)
         self.down0 = sum(view.down)
@@ -311,7 +318,7 @@ class _Search:
         if world.is_won:
             node.terminal = 1.0
             return
-        node.set_lines(lines_of(world.view(), world.visited))
+        node.set_lines(lines_of(world.view(), world.visited, self.width))
         if not node.lines:
             node.terminal = 0.0 if not world.view().deal_ever_possible else self.heuristic(world)
 
@@ -348,14 +355,12 @@ class _Search:
             parent.totals[index] += value
 
 
-def lines_of(view: VisibleView, visited: Visited) -> list[Line]:
-    """The lines a node chooses from: the quick hint's best :data:`MAX_ACTIONS`, each cut after
+def lines_of(view: VisibleView, visited: Visited, width: int = MAX_ACTIONS) -> list[Line]:
+    """The lines a node chooses from: the quick hint's best ``width``, each cut after
     its first move that turns a card or removes a run; when it offers none, the deal if one is
     possible now; else none."""
     report = hint_report(view, None, visited)
-    lines: list[Line] = [
-        truncate_line(view, option.line) for option in report.options[:MAX_ACTIONS]
-    ]
+    lines: list[Line] = [truncate_line(view, option.line) for option in report.options[:width]]
     if not lines and view.can_deal:
         lines.append(DEAL_LINE)
     return lines
@@ -397,9 +402,12 @@ def think(
     started = time.monotonic()
     view = VisibleView.from_game(game)
     visited = visited_positions(game)
-    search = _Search(view, World.from_view(view, visited), seed)
+    width = MAX_ACTIONS
+    if budget is not None:
+        width = max(2, min(MAX_ACTIONS, budget // ITERATIONS_PER_LINE))
+    search = _Search(view, World.from_view(view, visited), seed, width)
     try:
-        search.root.set_lines(lines_of(view, visited))
+        search.root.set_lines(lines_of(view, visited, search.width))
     except KeyboardInterrupt:
         return _report(search.root, 0, "interrupted", time.monotonic() - started)
     lines = search.root.lines or []
