@@ -10,6 +10,7 @@ Players:
 - ``think``: asks "Think harder" (``spider.solver.think``) with ``--iterations`` play-outs per
   decision (seed: ``--seed`` plus the decision's index) and plays its whole line (up to the next
   card turned or run removed, nothing new is seen before); deals when it offers the deal.
+- ``think-first``: the same, but plays only the first action of each line, then asks again.
 
 Reports the win rate per player and variant with a 95% Wilson interval, the mean runs removed and
 face-down cards left at the end (denser measures of strength than wins), time per game, and the
@@ -41,10 +42,11 @@ from spider.solver.hint import HintReport, hint_report
 from spider.solver.think import think
 
 MAX_ACTIONS = 1500
-PLAYERS = ("hint", "think")
+PLAYERS = ("hint", "think", "think-first")
 
 Task = tuple[str, str, int, str, int, int, int]
-"""(player, game, suits, rule, deal number, think iterations, think seed)."""
+"""(player, game, suits, rule, deal number, think iterations, think seed); the player
+``think-first`` is ``think`` playing only the first action of each line."""
 
 
 def act(game: Game, report: HintReport) -> bool:
@@ -76,9 +78,12 @@ def play_out(
     return actions
 
 
-def think_out(game: Game, iterations: int, seed: int, max_actions: int = MAX_ACTIONS) -> int:
-    """Play ``game`` by "Think harder" (its whole line each time), dealing when it offers the
-    deal, until won, stuck or ``max_actions`` actions; returns the actions played."""
+def think_out(
+    game: Game, iterations: int, seed: int, first_only: bool = False, max_actions: int = MAX_ACTIONS
+) -> int:
+    """Play ``game`` by "Think harder" (its whole line each time, or only its first action when
+    ``first_only``), dealing when it offers the deal, until won, stuck or ``max_actions``
+    actions; returns the actions played."""
     actions = decisions = 0
     while not game.is_won and actions < max_actions:
         report = think(game, iterations=iterations, seed=seed + decisions)
@@ -89,7 +94,7 @@ def think_out(game: Game, iterations: int, seed: int, max_actions: int = MAX_ACT
             game.deal()
             actions += 1
             continue
-        for action in report.line:
+        for action in report.line[:1] if first_only else report.line:
             game.push(action)
             actions += 1
     return actions
@@ -100,7 +105,10 @@ def play(task: Task) -> dict[str, Any]:
     player, game_name, suits, rule, number, iterations, seed = task
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
-    actions = play_out(game) if player == "hint" else think_out(game, iterations, seed)
+    if player == "hint":
+        actions = play_out(game)
+    else:
+        actions = think_out(game, iterations, seed, first_only=player == "think-first")
     return {
         **_key_fields(task),
         "won": game.is_won,
@@ -113,7 +121,7 @@ def play(task: Task) -> dict[str, Any]:
 
 def _key_fields(task: Task) -> dict[str, Any]:
     player, game_name, suits, rule, number, iterations, seed = task
-    budget = {"iterations": iterations, "seed": seed} if player == "think" else {}
+    budget = {"iterations": iterations, "seed": seed} if player != "hint" else {}
     return {
         "player": player,
         "game": game_name,
@@ -245,7 +253,7 @@ def main() -> None:
                 if (record["player"], record["game"], record["suits"], record["rule"])
                 == (player, game_name, suits, rule)
             ]
-            name = f"think {args.iterations}" if player == "think" else "hint"
+            name = f"{player} {args.iterations}" if player != "hint" else "hint"
             rows.append((f"{name} | {game_name} {suits} {rule}", results))
     for line in table(rows):
         print(line, flush=True)
