@@ -169,7 +169,9 @@ def test_a_deal_when_the_hint_has_nothing() -> None:
 
 
 def test_a_four_suit_game_with_history_gets_the_same_answer_whatever_is_hidden() -> None:
-    game = random_game(("spider", 4, "classic"), 10_003, 45)
+    game = random_game(("spider", 4, "classic"), 10_003, 30)
+    assert game.positions_since_progress(), "a history since the last card turned is read"
+    assert think(game, iterations=6, seed=9).reason == "iterations", "a search, not one line"
     for shuffle in range(2):
         other = reshuffle_hidden(game, random.Random(shuffle))
         assert _answer(other, iterations=6, seed=9) == _answer(game, iterations=6, seed=9)
