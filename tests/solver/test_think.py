@@ -175,3 +175,80 @@ def test_a_four_suit_game_with_history_gets_the_same_answer_whatever_is_hidden()
     assert first.reason == "iterations", "a search, not a single line"
     other = think(reshuffle_hidden(game, random.Random(0)), iterations=4, seed=9)
     assert (other.line, other.options) == (first.line, first.options)
+
+
+def test_cli_hint_strong(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "SD1-S1-AAAAAAC", "--strong", "--iterations", "6", "--seed", "2"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Best: ") and "of 6 iterations" in captured.out
+    assert "\r6 iterations" in captured.err  # progress, after each iteration: on stderr
+    args = ["hint", "SD1-S1-AAAAAAC", "--strong", "--iterations", "6", "--json"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert captured.err == "" and data["iterations"] == 6 and data["line"][0] == data["notation"]
+    game = Game.from_code("SD1-S1-AAAAAAC")
+    assert data["notation"] == think(game, iterations=6).action.text()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--strong", "--iterations", "0"],
+        ["--strong", "--iterations", "many"],
+        ["--strong", "--time", "-1"],
+        ["--strong", "--time", "nan"],
+        ["--strong", "--seed", "-3"],
+    ],
+)
+def test_cli_hint_strong_refuses_bad_arguments(
+    extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["hint", "SD1-S1-AAAAAAC", *extra])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err
+
+
+def test_cli_strong_options_need_strong(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "SD1-S1-AAAAAAC", "--time", "3"]) == 2
+    assert capsys.readouterr().err == "spider: error: --time only work with --strong\n"
+    assert main(["hint", "SD1-S1-AAAAAAC", "--strong", "--index", "1"]) == 2
+    assert "--index" in capsys.readouterr().err
+
+
+def test_protocol_think_reports_progress_and_a_playable_action() -> None:
+    session = Session()
+    reports: list[dict[str, object]] = []
+    session.progress = reports.append
+    session.handle({"op": "new", "game": "spiderette", "suits": 2, "number": 10_004})
+    reply = session.handle({"op": "think", "iterations": 6, "seed": 1, "progress_every": 3})
+    assert reply["ok"], reply
+    result = reply["think"]
+    assert result["iterations"] == 6 and result["reason"] == "iterations"
+    assert [report["iterations"] for report in reports] == [3, 6]
+    assert set(reports[0]) == {"iterations", "elapsed", "best", "share"}
+    assert session.handle(result["action"])["ok"]
+    for field, value in (
+        ("iterations", 0),
+        ("iterations", 2.5),
+        ("time_limit", 0),
+        ("time_limit", "5"),
+        ("seed", -1),
+        ("seed", True),
+    ):
+        refused = session.handle({"op": "think", field: value})
+        assert not refused["ok"] and refused["error"]["code"] == "bad-request", (field, value)
+    timed = session.handle({"op": "think", "time_limit": 0.05})["think"]
+    assert timed["reason"] == "time-limit"
+
+
+def test_env_think_line_is_legal_and_fair() -> None:
+    env = SpiderEnv("spiderette", suits=1)
+    _, info = env.reset(options={"number": 10_005})
+    line = env.think_line(iterations=4, seed=3)
+    assert line and line[0] in info["legal_actions"]
+    for action in line:
+        _, _, terminated, _, info = env.step(action)
+        assert not terminated or info["won"]
