@@ -1,31 +1,52 @@
-"""Fair play benchmark: always take the hint, deal when it has nothing; no undo, no peeking.
+"""Fair play benchmark: a player follows the quick hint or "Think harder"; no undo, no peeking.
 
-    .venv/bin/python benchmarks/fairplay.py --deals 200 --workers 2 [--first N] [--variants ...]
+    .venv/bin/python benchmarks/fairplay.py --deals 200 --jobs 2 [--first N] [--variants ...]
+    .venv/bin/python benchmarks/fairplay.py --players hint,think --iterations 30 \\
+        --variants spider-4-classic --deals 20 --jobs 2 --out results/fairplay.jsonl
 
-Reports the win rate per variant with a 95% Wilson interval, the mean runs removed and face-down
-cards left at the end (denser measures of strength than wins), and the command used.
+Players:
+
+- ``hint``: takes the quick hint's best move; deals when it offers none.
+- ``think``: asks "Think harder" (``spider.solver.think``) with ``--iterations`` play-outs per
+  decision (seed: ``--seed`` plus the decision's index) and plays its whole line (up to the next
+  card turned or run removed, nothing new is seen before); deals when it offers the deal.
+- ``think-first``: the same, but plays only the first action of each line, then asks again.
+
+Reports the win rate per player and variant with a 95% Wilson interval, the mean runs removed and
+face-down cards left at the end (denser measures of strength than wins), time per game, and the
+command used.  With ``--out`` every game is appended to a JSON-lines file as it ends; run the same
+command again and the games already in the file are read back, not played again (an interrupted
+run resumes; a long run can span sessions).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import statistics
 import sys
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from variants import add_variants_option, selected_variants
+from variants import Variant, add_variants_option, selected_variants
 
 from spider import Game
 from spider.solver.analyze import wilson_interval
 from spider.solver.hint import HintReport, hint_report
+from spider.solver.think import think
 
 MAX_ACTIONS = 1500
+PLAYERS = ("hint", "think", "think-first")
+
+Task = tuple[str, str, int, str, int, int, int]
+"""(player, game, suits, rule, deal number, think iterations, think seed); the player
+``think-first`` is ``think`` playing only the first action of each line."""
 
 
 def act(game: Game, report: HintReport) -> bool:
@@ -57,52 +78,185 @@ def play_out(
     return actions
 
 
-def play(task: tuple[str, int, str, int]) -> tuple[bool, int, int, float, int]:
-    """Play one deal by the hint; returns (won, runs removed, actions, seconds, face-down cards
-    left at the end)."""
-    game_name, suits, rule, number = task
+def think_out(
+    game: Game, iterations: int, seed: int, first_only: bool = False, max_actions: int = MAX_ACTIONS
+) -> int:
+    """Play ``game`` by "Think harder" (its whole line each time, or only its first action when
+    ``first_only``), dealing when it offers the deal, until won, stuck or ``max_actions``
+    actions; returns the actions played."""
+    actions = decisions = 0
+    while not game.is_won and actions < max_actions:
+        report = think(game, iterations=iterations, seed=seed + decisions)
+        decisions += 1
+        if not report.line:
+            if not game.can_deal():
+                break
+            game.deal()
+            actions += 1
+            continue
+        for action in report.line[:1] if first_only else report.line:
+            game.push(action)
+            actions += 1
+    return actions
+
+
+def play(task: Task) -> dict[str, Any]:
+    """Play one deal with one player; the record written to the output file."""
+    player, game_name, suits, rule, number, iterations, seed = task
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
-    actions = play_out(game)
-    elapsed = time.perf_counter() - started
-    down = sum(column.face_down for column in game.columns)
-    return game.is_won, len(game.completed), actions, elapsed, down
+    if player == "hint":
+        actions = play_out(game)
+    else:
+        actions = think_out(game, iterations, seed, first_only=player == "think-first")
+    return {
+        **_key_fields(task),
+        "won": game.is_won,
+        "runs": len(game.completed),
+        "actions": actions,
+        "seconds": round(time.perf_counter() - started, 3),
+        "down": sum(game.face_down),
+    }
+
+
+def _key_fields(task: Task) -> dict[str, Any]:
+    player, game_name, suits, rule, number, iterations, seed = task
+    budget = {"iterations": iterations, "seed": seed} if player != "hint" else {}
+    return {
+        "player": player,
+        "game": game_name,
+        "suits": suits,
+        "rule": rule,
+        "deal": number,
+        **budget,
+    }
+
+
+def _key(record: dict[str, Any]) -> str:
+    """What identifies a game in the output file: player, budget, variant and deal."""
+    fields = ("player", "game", "suits", "rule", "deal", "iterations", "seed")
+    return json.dumps([record.get(name) for name in fields])
+
+
+def read_done(path: Path | None) -> dict[str, dict[str, Any]]:
+    """The games already in the output file, by key (a torn last line is ignored)."""
+    done: dict[str, dict[str, Any]] = {}
+    if path is None or not path.exists():
+        return done
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # the line being written when the run was interrupted
+        if isinstance(record, dict) and "won" in record:
+            done[_key(record)] = record
+    return done
+
+
+def run(
+    tasks: list[Task], jobs: int, out: Path | None, done: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Every task's record: read back from ``done`` or played (on ``jobs`` processes) and
+    appended to ``out`` as it ends."""
+    records = {_key(_key_fields(task)): done.get(_key(_key_fields(task))) for task in tasks}
+    todo = [task for task in tasks if records[_key(_key_fields(task))] is None]
+    if todo:
+        print(f"playing {len(todo)} games ({len(tasks) - len(todo)} read back)", file=sys.stderr)
+    sink = out.open("a", encoding="utf-8") if out is not None else None
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play, task) for task in todo]
+            for count, future in enumerate(as_completed(futures), 1):
+                record = future.result()
+                records[_key(record)] = record
+                if sink is not None:
+                    sink.write(json.dumps(record) + "\n")
+                    sink.flush()
+                print(f"\r{count}/{len(todo)} games", end="", file=sys.stderr, flush=True)
+    finally:
+        if sink is not None:
+            sink.close()
+        if todo:
+            print(file=sys.stderr)
+    return [record for record in records.values() if record is not None]
+
+
+def table(rows: Iterable[tuple[str, list[dict[str, Any]]]]) -> list[str]:
+    """The Markdown table of the results, one row per (player, variant)."""
+    lines = [
+        "| player | variant | deals | wins | win % | 95% CI | mean runs | mean down left "
+        "| median s/game | mean s/game |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label, results in rows:
+        wins = sum(result["won"] for result in results)
+        low, high = wilson_interval(wins, len(results))
+        seconds = [result["seconds"] for result in results]
+        lines.append(
+            f"| {label} | {len(results)} | {wins} "
+            f"| {100 * wins / len(results):.1f}% | {100 * low:.1f}-{100 * high:.1f}% "
+            f"| {statistics.mean(result['runs'] for result in results):.2f} "
+            f"| {statistics.mean(result['down'] for result in results):.1f} "
+            f"| {statistics.median(seconds):.1f} | {statistics.mean(seconds):.1f} |"
+        )
+    return lines
+
+
+def _players(text: str) -> list[str]:
+    players = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = sorted(set(players) - set(PLAYERS))
+    if unknown or not players:
+        raise argparse.ArgumentTypeError(
+            f"players are a comma list of {', '.join(PLAYERS)}, not {text!r}"
+        )
+    return players
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--deals", type=int, default=200, help="deals per variant")
     parser.add_argument(
-        "--first", type=int, default=0, help="first deal number (tune on deals >= 200)"
+        "--first", type=int, default=0, help="first deal number (tune on deals >= 10000)"
     )
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--jobs", "--workers", dest="jobs", type=int, default=1)
+    parser.add_argument("--players", type=_players, default=["hint"], help="hint, think or both")
+    parser.add_argument("--iterations", type=int, default=30, help="think: play-outs per decision")
+    parser.add_argument("--seed", type=int, default=0, help="think: seed of the first decision")
+    parser.add_argument("--out", type=Path, default=None, help="JSON-lines results; resumes")
     add_variants_option(parser)
     args = parser.parse_args()
-    variants = selected_variants(args.variants)
+    if args.deals < 1 or args.jobs < 1 or args.iterations < 1 or args.first < 0:
+        parser.error("--deals, --jobs and --iterations must be at least 1, --first at least 0")
+    variants: list[Variant] = selected_variants(args.variants)
+    numbers = range(args.first, args.first + args.deals)
+    tasks: list[Task] = [
+        (player, game_name, suits, rule, number, args.iterations, args.seed)
+        for player in args.players
+        for game_name, suits, rule in variants
+        for number in numbers
+    ]
     print("Command: " + shlex.join([".venv/bin/python", "benchmarks/fairplay.py", *sys.argv[1:]]))
     print()
-    print(
-        "| variant | deals | wins | win % | 95% CI | mean runs | mean down left "
-        "| median s/game | mean s/game |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+    try:
+        records = run(tasks, args.jobs, args.out, read_done(args.out))
+    except KeyboardInterrupt:
+        where = f"; the games so far are in {args.out}" if args.out else ""
+        raise SystemExit(f"\ninterrupted{where}: run the same command again to resume") from None
+    rows = []
+    for player in args.players:
         for game_name, suits, rule in variants:
-            tasks = [
-                (game_name, suits, rule, n) for n in range(args.first, args.first + args.deals)
+            results = [
+                record
+                for record in records
+                if (record["player"], record["game"], record["suits"], record["rule"])
+                == (player, game_name, suits, rule)
             ]
-            results = list(pool.map(play, tasks))
-            wins = sum(result[0] for result in results)
-            low, high = wilson_interval(wins, len(results))
-            print(
-                f"| {game_name} {suits} {rule} | {len(results)} | {wins} "
-                f"| {100 * wins / len(results):.1f}% | {100 * low:.1f}-{100 * high:.1f}% "
-                f"| {statistics.mean(result[1] for result in results):.2f} "
-                f"| {statistics.mean(result[4] for result in results):.1f} "
-                f"| {statistics.median(result[3] for result in results):.1f} "
-                f"| {statistics.mean(result[3] for result in results):.1f} |",
-                flush=True,
-            )
+            name = f"{player} {args.iterations}" if player != "hint" else "hint"
+            rows.append((f"{name} | {game_name} {suits} {rule}", results))
+    for line in table(rows):
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

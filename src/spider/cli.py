@@ -19,7 +19,7 @@ from . import __version__
 from .errors import IllegalMove, InvalidCode
 from .game import Game
 from .limits import MAX_SAVED_CHARS, excerpt
-from .moves import action_from_text
+from .moves import action_from_text, action_text
 from .render import render_text
 from .serve_headers import KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SEND_TIMEOUT
 from .shuffle import MAX_NUMBER
@@ -83,6 +83,9 @@ _WORKERS = _int_type(1, 1024, "a number of workers")
 _SERVE_WORKERS = _int_type(1, 64, "a number of worker processes")
 _TIMEOUT = _int_type(1, 3600, "a number of seconds")
 _INDEX = _int_type(0, 1_000_000, "a hint index")
+_ITERATIONS = _int_type(1, 10_000_000, "a number of iterations")
+_SEED = _int_type(0, 2**32 - 1, "a seed")
+_THINK_SECONDS = _positive_number(86_400, "a number of seconds")
 
 
 def load_game(source: str) -> Game:
@@ -357,24 +360,88 @@ def build_parser() -> argparse.ArgumentParser:
 def _command_hint(args: argparse.Namespace) -> int:
     from .solver.hint import hint_report
 
+    strong_only = [
+        flag
+        for flag, value in (
+            ("--time", args.time),
+            ("--iterations", args.iterations),
+            ("--seed", args.seed),
+            ("--quiet", args.quiet or None),
+        )
+        if value is not None
+    ]
+    if args.strong and args.index is not None:
+        raise ValueError("--index goes with the quick hint, not with --strong")
+    if strong_only and not args.strong:
+        raise ValueError(f"{' and '.join(strong_only)} only work with --strong")
     game = load_game(args.source)
     for token in args.moves:
         game.push(action_from_text(token))
+    if args.strong:
+        return _think_harder(game, args)
+    index = args.index or 0
     report = hint_report(game)
     if args.json:
-        chosen = report.pick(args.index)
+        chosen = report.pick(index)
         print(json.dumps(chosen.to_json(), indent=2))
         return 0
     if not report.options:
         print(report.text)
         return 0
     for rank, option in enumerate(report.options):
-        marker = "*" if rank == args.index % len(report.options) else " "
+        marker = "*" if rank == index % len(report.options) else " "
         print(
             f"{marker} {rank + 1:2d}. {option.move.text():5s} {option.text}"
             f"  (line: {' '.join(move.text() for move in option.line)})"
         )
     print("Deal possible: " + ("yes" if report.deal_possible else "no"))
+    return 0
+
+
+def _think_harder(game: Game, args: argparse.Namespace) -> int:
+    """``spider hint --strong``: "Think harder" (visible information only), with progress."""
+    from .solver.think import ThinkProgress, think
+
+    if game.is_won:
+        print("The game is won.")
+        return 0
+    show_progress = not (args.json or args.quiet)
+
+    def show(progress: ThinkProgress) -> None:
+        print(
+            f"\r{progress.iterations} iterations, {progress.elapsed:.1f}s, best {progress.best} "
+            f"({100 * progress.share:.0f}%)\033[K",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    report = think(
+        game,
+        iterations=args.iterations,
+        time_limit=args.time,
+        seed=args.seed or 0,
+        progress=show if show_progress else None,
+        progress_every=1,
+    )
+    if show_progress:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+        return 0
+    if report.action is None:
+        print("No move seems to help, and no deal is possible.")
+        return 0
+    line = " ".join(action_text(action) for action in report.line)
+    print(f"Best: {action_text(report.action)}  (line: {line})")
+    print(
+        f"Chosen in {report.visits} of {report.iterations} iterations "
+        f"({100 * report.share:.0f}%), value {report.value:.3f}, {report.elapsed:.1f}s "
+        f"({report.reason})"
+    )
+    for option in report.options:
+        text = " ".join(action_text(action) for action in option.line)
+        print(f"  {option.visits:6d}  {option.value:.3f}  {text}")
     return 0
 
 
@@ -456,9 +523,33 @@ def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     hint.add_argument("source", help="game code, position text, or a file holding one")
     hint.add_argument("moves", nargs="*", help="actions to play first, such as: ad bc3 deal")
     hint.add_argument(
-        "--index", type=_INDEX, default=0, help="which hint: 0 the best (default), 1 the next..."
+        "--index", type=_INDEX, default=None, help="which hint: 0 the best (default), 1 the next..."
     )
     hint.add_argument("--json", action="store_true", help="print the hint as JSON")
+    hint.add_argument(
+        "--strong",
+        action="store_true",
+        help='"Think harder": a search over what the player knows (slower, stronger)',
+    )
+    hint.add_argument(
+        "--time",
+        type=_THINK_SECONDS,
+        default=None,
+        metavar="S",
+        help="with --strong: think at most S seconds",
+    )
+    hint.add_argument(
+        "--iterations",
+        type=_ITERATIONS,
+        default=None,
+        metavar="N",
+        help="with --strong: at most N play-outs (default 100 when --time is not given); "
+        "the answer depends only on what the player sees, N and --seed",
+    )
+    hint.add_argument(
+        "--seed", type=_SEED, default=None, metavar="N", help="with --strong: seed (default 0)"
+    )
+    hint.add_argument("--quiet", action="store_true", help="with --strong: no progress on stderr")
     hint.set_defaults(handler=_command_hint)
 
     solve = commands.add_parser(

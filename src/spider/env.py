@@ -19,6 +19,8 @@ of ``docs/notation.md``.
 The observation is what a player sees, never a face-down card or the stock order (see
 :class:`Observation`); the reward is the change of the game's score.  ``env.game`` is the
 underlying :class:`~spider.Game`, with every card: a bot that reads it is not playing fair.
+:meth:`SpiderEnv.think_line` asks "Think harder" (:mod:`spider.solver.think`), which reads only
+what the player sees, for a line of actions.
 
 The standard library only: no Gymnasium needed.  An agent written for Gymnasium's ``Env`` calls
 ``reset(seed=...)`` and ``step(action)`` the same way.
@@ -216,6 +218,22 @@ class SpiderEnv:
         truncated = not terminated and self._steps == self.max_steps
         self._over = terminated or truncated
         return Observation.of(game), game.score - score, terminated, truncated, info
+
+    def think_line(
+        self, *, iterations: int | None = None, time_limit: float | None = None, seed: int = 0
+    ) -> list[int]:
+        """The line of actions "Think harder" recommends (:func:`spider.solver.think.think`,
+        from the visible position only), as integers: its first is the best action, and the
+        whole line may be played (it turns a card or removes a run only at its end).  Empty when
+        no action helps.  ``ValueError`` for a bad budget or a game already won.
+
+        The environment keeps no history (``undo_limit=0``), so the positions passed since the
+        last card turned are not known to the search here.
+        """
+        from .solver.think import think
+
+        report = think(self.game, iterations=iterations, time_limit=time_limit, seed=seed)
+        return [self.move_to_action(action) for action in report.line]
 
     def render(self) -> str:
         """The table as text, face-down cards hidden (``str(game)``)."""

@@ -2,7 +2,8 @@
 
 - :func:`hint` / :func:`hint_report`: the best move judged from visible information only;
 - :func:`no_more_moves` / :func:`check_no_moves`: "no more moves", never a false alarm;
-- :func:`solve`: winnable, unwinnable or undecided, with a solution replayed through the engine.
+- :func:`solve`: winnable, unwinnable or undecided, with a solution replayed through the engine;
+- :func:`think`: "Think harder", a search over the player's information for the best line.
 
 The engine never imports this package.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from .hint import Hint, HintOption, HintReport, hint, hint_report
 from .nomoves import NoMovesReport, check_no_moves, no_more_moves
 from .search import SolveProgress, SolveResult, solve
+from .think import ThinkProgress, ThinkReport, think
 from .view import VisibleView
 
 __all__ = [
@@ -21,10 +23,13 @@ __all__ = [
     "NoMovesReport",
     "SolveProgress",
     "SolveResult",
+    "ThinkProgress",
+    "ThinkReport",
     "VisibleView",
     "check_no_moves",
     "hint",
     "hint_report",
     "no_more_moves",
     "solve",
+    "think",
 ]

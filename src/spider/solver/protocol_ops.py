@@ -1,4 +1,4 @@
-"""Protocol operations of the solver package: ``hint``, ``status`` and ``solve``.
+"""Protocol operations of the solver package: ``hint``, ``status``, ``solve`` and ``think``.
 
 :func:`solver_operations` gives them to a :class:`spider.protocol.Session`.  They answer with
 the usual state and add their own fields:
@@ -12,7 +12,12 @@ the usual state and add their own fields:
 - ``{"op": "solve", "time_limit": s}`` runs the full-information solver on the current
   position and adds ``solve`` (:meth:`spider.solver.search.SolveResult.to_json` plus
   ``actions``, the solution as protocol requests).  While it searches it calls
-  ``session.progress`` (when set) with ``{"expanded", "positions", "elapsed"}``.
+  ``session.progress`` (when set) with ``{"expanded", "positions", "elapsed"}``;
+- ``{"op": "think", "iterations": n, "time_limit": s, "seed": k}`` runs "Think harder"
+  (:func:`spider.solver.think.think`, visible information only) and adds ``think``
+  (:meth:`spider.solver.think.ThinkReport.to_json`).  It reports progress the same way, with
+  ``{"iterations", "elapsed", "best", "share"}``, and Ctrl+C (the web worker's interrupt) ends
+  it with the best line so far (reason ``interrupted``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from ..protocol_fields import (
 from .hint import HintReport, hint_report, visited_positions
 from .nomoves import DEFAULT_NODE_LIMIT, check_no_moves
 from .search import SolveProgress, solve
+from .think import DEFAULT_ITERATIONS, ThinkProgress, think
 from .view import VisibleView
 
 __all__ = ["solve_actions", "solver_operations"]
@@ -39,6 +45,12 @@ SOLVE_TIME_LIMIT = 10.0
 """Default ``time_limit`` of the ``solve`` operation, in seconds."""
 SOLVE_MEMORY_MB = 256.0
 """Default ``memory_mb`` of the ``solve`` operation: a browser tab has far less than 2 GB."""
+THINK_MAX_ITERATIONS = 1_000_000
+"""The largest ``iterations`` of the ``think`` operation."""
+THINK_MAX_SECONDS = 3600.0
+"""The largest ``time_limit`` of the ``think`` operation, in seconds."""
+THINK_MAX_SEED = 2**31 - 1
+"""The largest ``seed`` of the ``think`` operation."""
 
 
 def solve_actions(solution: list[str]) -> list[dict[str, Any]]:
@@ -56,12 +68,13 @@ def solve_actions(solution: list[str]) -> list[dict[str, Any]]:
 
 
 def solver_operations(session: GameHolder) -> dict[str, Handler]:
-    """The ``hint``, ``status`` and ``solve`` operations of ``session``."""
+    """The ``hint``, ``status``, ``solve`` and ``think`` operations of ``session``."""
     hints = _Hints(session)
     return {
         "hint": hints.answer,
         "status": lambda request: _status(session, request),
         "solve": lambda request: _solve(session, request),
+        "think": lambda request: _think(session, request),
     }
 
 
@@ -134,3 +147,41 @@ def _solve(session: GameHolder, request: dict[str, Any]) -> Answer:
     data = result.to_json()
     data["actions"] = solve_actions(result.solution)
     return Answer([], {"solve": data})
+
+
+def _think(session: GameHolder, request: dict[str, Any]) -> Answer:
+    game = session.require_game()
+    iterations: int | None = None
+    if "iterations" in request or "time_limit" not in request:
+        iterations = int_field(request, "iterations", DEFAULT_ITERATIONS)
+        if not 1 <= iterations <= THINK_MAX_ITERATIONS:
+            raise ProtocolError(
+                "bad-request",
+                f"field 'iterations' must be an integer from 1 to {THINK_MAX_ITERATIONS}",
+            )
+    time_limit = None
+    if "time_limit" in request:
+        time_limit = number_field(request, "time_limit", 0.0, 0.01, THINK_MAX_SECONDS)
+    seed = int_field(request, "seed", 0)
+    if not 0 <= seed <= THINK_MAX_SEED:
+        raise ProtocolError(
+            "bad-request", f"field 'seed' must be an integer from 0 to {THINK_MAX_SEED}"
+        )
+    every = int(number_field(request, "progress_every", 10, 1, 10**9))
+    if game.is_won:
+        raise ProtocolError("bad-request", "the game is won: there is nothing to think about")
+    hook = session.progress
+
+    def report(progress: ThinkProgress) -> None:
+        if hook is not None:
+            hook(progress.to_json())
+
+    result = think(
+        game,
+        iterations=iterations,
+        time_limit=time_limit,
+        seed=seed,
+        progress=report if hook is not None else None,
+        progress_every=every,
+    )
+    return Answer([], {"think": result.to_json()})

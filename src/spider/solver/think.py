@@ -1,0 +1,478 @@
+""" "Think harder": a search over what the player knows, for the best next line of moves.
+
+:func:`think` runs a one-player information-set search (UCT, after Bjarnason, Fern & Tadepalli,
+ICAPS 2009) from the player's view of a game, never from its hidden cards:
+
+* **Actions** are lines of moves that end at the next card turned or run removed (where
+  something new is seen), as the quick hint (:func:`~spider.solver.hint.hint_report`) offers
+  them, its best :data:`MAX_ACTIONS` (fewer on a small iteration budget: one line per
+  :data:`ITERATIONS_PER_LINE` iterations, at least 2); when it offers none, the deal.
+* **Outcomes**: each card turned or dealt is drawn from the unseen cards (the variant's deck minus
+  every card seen) at the moment the search turns it (:class:`~.think_world.World`).  Each
+  action keeps at most :data:`OUTCOMES_PER_ACTION` sampled outcomes; once it has that many, a
+  visit replays one of them, chosen in proportion to how often it came.
+* **Play-outs** from a new node follow the quick hint's policy (its best line, with a smaller
+  lookahead, :data:`ROLLOUT_NODES`) until it has nothing to offer (the next deal) and are scored
+  by the hint's evaluation, squashed to 0..1 (1: won; 0: nothing left to do and no deal).
+* **Endgame**: once the stock is empty and at most :data:`ENDGAME_HIDDEN` cards are face down,
+  a play-out instead shuffles the unseen cards over the face-down places and asks the full
+  solver (:func:`~spider.solver.search.solve`, bounded by :data:`ENDGAME_NODES` positions):
+  winnable 1, unwinnable 0, undecided the evaluation.
+
+The answer is the action visited most.  Given an iteration budget and a seed, it depends only on
+the visible position, the positions the player went through since the last card turned (from
+the game's history, as the quick hint reads them), the budget and the seed: the hidden cards are
+never read.  A time budget makes it depend on the machine's speed as well.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from ..game import Game
+from ..moves import Action, Move, action_text
+from ..rules import RUN_LENGTH
+from .hint import Visited, _empty_value, _evaluate, hint_report, visited_positions
+from .search import solve
+from .think_world import DEAL_LINE, Draws, World, truncate_line
+from .view import VisibleView
+
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "ENDGAME_HIDDEN",
+    "ENDGAME_NODES",
+    "ITERATIONS_PER_LINE",
+    "MAX_ACTIONS",
+    "MAX_ITERATIONS",
+    "OUTCOMES_PER_ACTION",
+    "ROLLOUT_NODES",
+    "ThinkOption",
+    "ThinkProgress",
+    "ThinkReason",
+    "ThinkReport",
+    "think",
+]
+
+DEFAULT_ITERATIONS: Final = 100
+"""Iterations when neither a time nor an iteration budget is given."""
+
+MAX_ITERATIONS: Final = 10_000_000
+"""The largest iteration budget accepted."""
+
+MAX_SECONDS: Final = 86_400.0
+"""The largest time budget accepted, in seconds."""
+
+MAX_ACTIONS: Final = 8
+"""How many of the quick hint's lines a node considers at most (its best ones)."""
+
+ITERATIONS_PER_LINE: Final = 5
+"""On an iteration budget, a node considers one line per this many iterations (at least 2, at
+most :data:`MAX_ACTIONS`): with fewer, each line is tried about once and the choice is noise."""
+
+OUTCOMES_PER_ACTION: Final = 3
+"""Sampled outcomes (cards turned or dealt) kept per action of a node."""
+
+EXPLORATION: Final = 0.4
+"""The UCT exploration constant (values are 0..1)."""
+
+ROLLOUT_NODES: Final = 100
+"""The quick hint's lookahead budget in play-outs (the hint itself uses 300-1000)."""
+
+ROLLOUT_STEPS: Final = 40
+"""The most lines a play-out plays before it is scored."""
+
+VALUE_SCALE: Final = 1500.0
+"""Evaluation points (over the root's) that move a play-out's value from 0.5 to about 0.73."""
+
+ENDGAME_HIDDEN: Final = 6
+"""With the stock empty and at most this many cards face down, play-outs ask the full solver."""
+
+ENDGAME_NODES: Final = 3_000
+"""The full solver's position budget per endgame sample (a node budget keeps it repeatable)."""
+
+ThinkReason = Literal[
+    "iterations", "time-limit", "stopped", "interrupted", "only-action", "nothing-helps"
+]
+"""Why the search ended: its iteration or time budget, a stop request, Ctrl+C (or the web
+worker's cancel), a single action to choose from, or no action at all (the quick hint's
+"nothing helps" and no deal possible)."""
+
+Line = tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkProgress:
+    """A progress report: iterations so far, seconds, the best line now and its visit share."""
+
+    iterations: int
+    elapsed: float
+    best: str
+    share: float
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the protocol's progress message)."""
+        return {
+            "iterations": self.iterations,
+            "elapsed": round(self.elapsed, 3),
+            "best": self.best,
+            "share": round(self.share, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkOption:
+    """One line the search considered: how often it was tried and its mean value (0..1)."""
+
+    line: Line
+    visits: int
+    value: float
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "line": [action_text(action) for action in self.line],
+            "visits": self.visits,
+            "value": round(self.value, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkReport:
+    """The answer of :func:`think`.
+
+    ``action`` is the first action of ``line`` (a :class:`~spider.moves.Move` or ``'deal'``), or
+    None when there is nothing to do (``reason`` ``'nothing-helps'``).  ``line`` goes to the next
+    card turned or run removed; playing it whole is fair (nothing new is seen before its last
+    move).  ``share`` is the line's part of the root's visits and ``value`` its mean play-out
+    value (0..1; 0 when it was not searched).  ``options`` lists every line considered, in the
+    quick hint's order.
+    """
+
+    action: Action | None
+    line: Line
+    visits: int
+    share: float
+    value: float
+    iterations: int
+    reason: ThinkReason
+    elapsed: float
+    options: tuple[ThinkOption, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the protocol's ``think`` object)."""
+        action = self.action
+        return {
+            "action": None if action is None else _action_json(action),
+            "notation": None if action is None else action_text(action),
+            "line": [action_text(item) for item in self.line],
+            "visits": self.visits,
+            "share": round(self.share, 4),
+            "value": round(self.value, 4),
+            "iterations": self.iterations,
+            "reason": self.reason,
+            "elapsed": round(self.elapsed, 3),
+            "options": [option.to_json() for option in self.options],
+        }
+
+
+def _action_json(action: Action) -> dict[str, Any]:
+    """An action as a protocol request."""
+    if isinstance(action, Move):
+        return {"op": "move", "src": action.src, "dst": action.dst, "count": action.count}
+    return {"op": "deal"}
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def _check_budget(iterations: object, time_limit: object) -> tuple[int | None, float | None]:
+    """The budget, checked; ``ValueError``/``TypeError`` with a clear message when bad."""
+    if iterations is not None:
+        if isinstance(iterations, bool) or not isinstance(iterations, int):
+            raise TypeError(f"iterations must be an integer or None, not {iterations!r}")
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS:,}, not {iterations:,}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+            raise TypeError(f"time_limit must be a number of seconds or None, not {time_limit!r}")
+        if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
+            raise ValueError(
+                f"time_limit must be more than 0 and at most {MAX_SECONDS:,.0f} seconds, "
+                f"not {time_limit!r}"
+            )
+    if iterations is None and time_limit is None:
+        return DEFAULT_ITERATIONS, None
+    return iterations, None if time_limit is None else float(time_limit)
+
+
+def _should_stop(stop: threading.Event | Callable[[], bool] | None) -> bool:
+    if stop is None:
+        return False
+    if isinstance(stop, threading.Event):
+        return stop.is_set()
+    return bool(stop())
+
+
+# --------------------------------------------------------------------------- the tree
+
+
+class _Node:
+    """An information state: the lines to choose from, their statistics and their outcomes."""
+
+    __slots__ = ("arrivals", "lines", "outcomes", "terminal", "totals", "visits")
+
+    def __init__(self) -> None:
+        self.lines: list[Line] | None = None
+        self.visits: list[int] = []
+        self.totals: list[float] = []
+        self.outcomes: list[dict[Draws, _Node]] = []
+        self.terminal: float | None = None
+        self.arrivals = 1
+
+    def set_lines(self, lines: list[Line]) -> None:
+        self.lines = lines
+        self.visits = [0] * len(lines)
+        self.totals = [0.0] * len(lines)
+        self.outcomes = [{} for _ in lines]
+
+    def select(self) -> int:
+        """The line to try next: an untried one in order, else the best by UCB1."""
+        visits, totals = self.visits, self.totals
+        for index, count in enumerate(visits):
+            if count == 0:
+                return index
+        log_total = math.log(sum(visits))
+        best, best_score = 0, -math.inf
+        for index, count in enumerate(visits):
+            score = totals[index] / count + EXPLORATION * math.sqrt(log_total / count)
+            if score > best_score:
+                best, best_score = index, score
+        return best
+
+
+class _Search:
+    """One search: the root world, the tree, the random generator and the evaluation."""
+
+    def __init__(self, view: VisibleView, world: World, seed: int, width: int) -> None:
+        self.root_world = world
+        self.width = width
+        self.rng = random.Random(seed)
+        self.empty = _empty_value(view)
+        self.down0 = sum(view.down)
+        self.removed0 = view.removed
+        self.score0 = self._score(world)
+        self.root = _Node()
+
+    # ---- values
+
+    def _score(self, world: World) -> float:
+        """The quick hint's evaluation of ``world``, relative to the root's cards."""
+        columns, down = world.columns, world.down
+        cards = sum(map(len, columns)) + sum(down)
+        runs = len(world.removed) - self.removed0
+        return _evaluate(columns, down, cards + RUN_LENGTH * runs, self.down0, self.empty)
+
+    def heuristic(self, world: World) -> float:
+        """The evaluation squashed to 0..1 (0.5: as good as the root)."""
+        delta = (self._score(world) - self.score0) / VALUE_SCALE
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, delta))))
+
+    def endgame(self, world: World) -> float:
+        """The full solver's verdict on one arrangement of the unseen cards."""
+        result = solve(
+            world.sample_game(self.rng),
+            time_limit=None,
+            node_limit=ENDGAME_NODES,
+            memory_limit_mb=64,
+        )
+        if result.status == "winnable":
+            return 1.0
+        if result.status == "unwinnable":
+            return 0.0
+        return self.heuristic(world)
+
+    def rollout(self, world: World) -> float:
+        """Play the quick hint's best lines until it offers none; the value reached."""
+        for _ in range(ROLLOUT_STEPS):
+            if world.is_won:
+                return 1.0
+            if not world.stock and world.hidden <= ENDGAME_HIDDEN:
+                return self.endgame(world)
+            view = world.view()
+            report = hint_report(view, ROLLOUT_NODES, world.visited)
+            if not report.options:
+                return self.heuristic(world) if view.deal_ever_possible else 0.0
+            world.play(truncate_line(view, report.options[0].line), self.rng)
+        return self.heuristic(world)
+
+    # ---- the tree
+
+    def expand(self, node: _Node, world: World) -> None:
+        """Give ``node`` its lines (the quick hint's, or the deal), or a terminal value."""
+        if world.is_won:
+            node.terminal = 1.0
+            return
+        node.set_lines(lines_of(world.view(), world.visited, self.width))
+        if not node.lines:
+            node.terminal = 0.0 if not world.view().deal_ever_possible else self.heuristic(world)
+
+    def iterate(self) -> None:
+        """One iteration: select down the tree, sample, play out, back up the value."""
+        world = self.root_world.copy()
+        node = self.root
+        path: list[tuple[_Node, int]] = []
+        while True:
+            if node.lines is None:
+                self.expand(node, world)
+            if node.terminal is not None:
+                value = node.terminal
+                break
+            assert node.lines is not None
+            index = node.select()
+            outcomes = node.outcomes[index]
+            forced: Draws = ()
+            if len(outcomes) >= OUTCOMES_PER_ACTION:
+                keys = list(outcomes)
+                weights = [outcomes[key].arrivals for key in keys]
+                forced = self.rng.choices(keys, weights=weights)[0]
+            draws = world.play(node.lines[index], self.rng, forced)
+            path.append((node, index))
+            child = outcomes.get(draws)
+            if child is None:
+                outcomes[draws] = _Node()
+                value = self.rollout(world)
+                break
+            child.arrivals += 1
+            node = child
+        for parent, index in path:
+            parent.visits[index] += 1
+            parent.totals[index] += value
+
+
+def lines_of(view: VisibleView, visited: Visited, width: int = MAX_ACTIONS) -> list[Line]:
+    """The lines a node chooses from: the quick hint's best ``width``, each cut after
+    its first move that turns a card or removes a run; when it offers none, the deal if one is
+    possible now; else none."""
+    report = hint_report(view, None, visited)
+    lines: list[Line] = [truncate_line(view, option.line) for option in report.options[:width]]
+    if not lines and view.can_deal:
+        lines.append(DEAL_LINE)
+    return lines
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def think(
+    game: Game,
+    *,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+    progress: Callable[[ThinkProgress], None] | None = None,
+    progress_every: int = 10,
+    stop: threading.Event | Callable[[], bool] | None = None,
+) -> ThinkReport:
+    """Search the player's information for the best line of moves; see the module doc.
+
+    The budget is ``iterations`` (play-outs), ``time_limit`` (seconds), or both (whichever ends
+    first); with neither, :data:`DEFAULT_ITERATIONS`.  ``seed`` seeds the sampling.
+    ``progress`` is called every ``progress_every`` iterations; ``stop`` (an event or a
+    callable) ends the search early, and so does Ctrl+C (``KeyboardInterrupt``), with the best
+    line found so far.  Only what the player sees of ``game`` is read: its visible view and the
+    positions since the last card turned in its history.
+
+    ``ValueError`` (or ``TypeError``) for a bad budget or seed, or a game already won.
+    """
+    budget, seconds = _check_budget(iterations, time_limit)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an integer, not {seed!r}")
+    if isinstance(progress_every, bool) or not isinstance(progress_every, int):
+        raise TypeError(f"progress_every must be an integer, not {progress_every!r}")
+    if progress_every < 1:
+        raise ValueError(f"progress_every must be at least 1, not {progress_every}")
+    if game.is_won:
+        raise ValueError("the game is won: there is nothing left to think about")
+    started = time.monotonic()
+    view = VisibleView.from_game(game)
+    visited = visited_positions(game)
+    width = MAX_ACTIONS
+    if budget is not None:
+        width = max(2, min(MAX_ACTIONS, budget // ITERATIONS_PER_LINE))
+    search = _Search(view, World.from_view(view, visited), seed, width)
+    try:
+        search.root.set_lines(lines_of(view, visited, search.width))
+    except KeyboardInterrupt:
+        return _report(search.root, 0, "interrupted", time.monotonic() - started)
+    lines = search.root.lines or []
+    if len(lines) <= 1:
+        reason: ThinkReason = "only-action" if lines else "nothing-helps"
+        return _report(search.root, 0, reason, time.monotonic() - started)
+    done = 0
+    deadline = None if seconds is None else started + seconds
+    reason = "iterations"
+    try:
+        while True:
+            if budget is not None and done >= budget:
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                reason = "time-limit"
+                break
+            if _should_stop(stop):
+                reason = "stopped"
+                break
+            search.iterate()
+            done += 1
+            if progress is not None and done % progress_every == 0:
+                best = _best(search.root)
+                progress(
+                    ThinkProgress(
+                        done,
+                        time.monotonic() - started,
+                        " ".join(action_text(action) for action in lines[best]),
+                        search.root.visits[best] / done,
+                    )
+                )
+    except KeyboardInterrupt:
+        reason = "interrupted"
+    return _report(search.root, done, reason, time.monotonic() - started)
+
+
+def _best(root: _Node) -> int:
+    """The most visited line (the better mean, then the quick hint's order, on a tie)."""
+    best, key = 0, (-1, -1.0)
+    for index, count in enumerate(root.visits):
+        mean = root.totals[index] / count if count else 0.0
+        if (count, mean) > key:
+            best, key = index, (count, mean)
+    return best
+
+
+def _report(root: _Node, iterations: int, reason: ThinkReason, elapsed: float) -> ThinkReport:
+    lines = root.lines or []
+    options = tuple(
+        ThinkOption(line, count, total / count if count else 0.0)
+        for line, count, total in zip(lines, root.visits, root.totals, strict=True)
+    )
+    if not lines:
+        return ThinkReport(None, (), 0, 0.0, 0.0, iterations, reason, elapsed, options)
+    best = _best(root)
+    chosen = options[best]
+    share = chosen.visits / iterations if iterations else (1.0 if len(lines) == 1 else 0.0)
+    return ThinkReport(
+        chosen.line[0],
+        chosen.line,
+        chosen.visits,
+        share,
+        chosen.value,
+        iterations,
+        reason,
+        elapsed,
+        options,
+    )

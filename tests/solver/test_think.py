@@ -1,0 +1,254 @@
+""" "Think harder": fair (the hidden cards never change its answer), legal, checked input."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spider import Game, Move
+from spider.cli import main
+from spider.env import SpiderEnv
+from spider.options import Options
+from spider.protocol import Session
+from spider.solver.think import ThinkProgress, think
+from spider.solver.think_world import World
+from spider.solver.view import VisibleView, visible_moves
+from tests.helpers import position, random_game, reshuffle_hidden
+
+_CHEAP_VARIANTS = [
+    ("spiderette", 1, "classic"),
+    ("spiderette", 2, "classic"),
+    ("spider", 1, "classic"),
+]
+
+
+@settings(max_examples=6)
+@given(
+    st.sampled_from(_CHEAP_VARIANTS),
+    st.integers(0, 9_999),
+    st.integers(0, 60),
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 1000),
+)
+def test_hidden_cards_do_not_change_the_answer(
+    variant: tuple[str, int, str], number: int, steps: int, shuffle: int, seed: int
+) -> None:
+    game = random_game(variant, number, steps)
+    other = reshuffle_hidden(game, random.Random(shuffle))
+    first = think(game, iterations=5, seed=seed)
+    second = think(other, iterations=5, seed=seed)
+    assert first.line == second.line
+    assert first.options == second.options
+    assert (first.visits, first.value, first.reason) == (second.visits, second.value, second.reason)
+
+
+def test_the_answer_is_a_legal_line_played_through_the_engine() -> None:
+    game = Game.new("spider", suits=4, number=10_000)
+    report = think(game, iterations=12, seed=3)
+    assert report.reason == "iterations" and report.iterations == 12
+    assert report.action == report.line[0]
+    assert sum(option.visits for option in report.options) == 12
+    assert 0 < report.share <= 1 and 0 <= report.value <= 1
+    down = sum(game.face_down)
+    for index, action in enumerate(report.line):
+        assert sum(game.face_down) == down, "only the last move of a line may turn a card"
+        assert isinstance(action, Move) and action in game.legal_moves(), (index, action)
+        game.push(action)
+
+
+def _answer(game: Game, **budget: int) -> tuple[object, ...]:
+    """What a report says, without its elapsed time."""
+    report = think(game, **budget)
+    return (report.line, report.options, report.visits, report.value, report.reason)
+
+
+def test_seed_and_budget_make_it_repeatable() -> None:
+    game = Game.new("spiderette", suits=2, number=10_001)
+    assert _answer(game, iterations=8, seed=5) == _answer(game, iterations=8, seed=5)
+    seeds = {_answer(game, iterations=8, seed=seed)[1] for seed in range(4)}
+    assert len(seeds) > 1, "the seed drives the sampling"
+
+
+@settings(max_examples=20)
+@given(st.integers(0, 9_999), st.integers(0, 2**32 - 1))
+def test_the_world_draws_only_unseen_cards(number: int, seed: int) -> None:
+    game = random_game(("spiderette", 2, "classic"), number, 30)
+    view = VisibleView.from_game(game)
+    world = World.from_view(view, frozenset())
+    rng = random.Random(seed)
+    deck = Counter(Options.make("spiderette", 2).composition())
+    for _ in range(40):
+        seen = Counter(card for column in world.columns for card in column)
+        for suit in world.removed:
+            seen.update(suit << 4 | rank for rank in range(1, 14))
+        assert seen + Counter(world.pool) == deck
+        assert len(world.pool) == world.hidden + world.stock
+        current = world.view()
+        options = visible_moves(current.columns, current.flexible)
+        if current.can_deal and (not options or rng.random() < 0.2):
+            world.play(("deal",), rng)
+        elif options:
+            world.play((rng.choice(options),), rng)
+        else:
+            break
+
+
+def test_an_endgame_asks_the_full_solver_and_stays_fair() -> None:
+    # Stock empty, five cards face down (two suits of spades left): play-outs sample them and
+    # solve each sample.
+    game = position(
+        "spider",
+        1,
+        [
+            "ks JS 10S 9S 8S",
+            "qs 6S 5S",
+            "7s KS QS JS 10S 9S 8S",
+            "4s 7S 6S 5S 4S 3S",
+            "2s 3S 2S AS",
+            "AS",
+            "",
+            "",
+            "",
+            "",
+        ],
+        removed="SSSSSS",
+    )
+    other = reshuffle_hidden(game, random.Random(1))
+    report = think(game, iterations=6, seed=2)
+    assert report.action in game.legal_moves()
+    assert report.value == 1.0, "every sample of this endgame is won, and the solver says so"
+    assert _answer(game, iterations=6, seed=2) == _answer(other, iterations=6, seed=2)
+
+
+def test_bad_budgets_and_finished_games_are_refused() -> None:
+    game = Game.new("spiderette", suits=1, number=3)
+    for bad in (0, -1, 10**9):
+        with pytest.raises(ValueError, match="iterations must be from 1"):
+            think(game, iterations=bad)
+    with pytest.raises(TypeError, match="iterations must be an integer"):
+        think(game, iterations=True)
+    for seconds in (0, -2.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="time_limit must be more than 0"):
+            think(game, time_limit=seconds)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        think(game, iterations=1, seed="7")  # type: ignore[arg-type]
+    won = position("spider", 1, ["KS"] * 10, removed="SSSSSSSS")
+    with pytest.raises(ValueError, match="the game is won"):
+        think(won, iterations=1)
+
+
+def test_progress_and_stop() -> None:
+    game = Game.new("spider", suits=2, number=10_002)
+    seen: list[ThinkProgress] = []
+    stop = threading.Event()
+
+    def report(progress: ThinkProgress) -> None:
+        seen.append(progress)
+        if progress.iterations >= 4:
+            stop.set()
+
+    result = think(game, iterations=1000, seed=1, progress=report, progress_every=2, stop=stop)
+    assert result.reason == "stopped" and result.iterations == 4
+    assert [item.iterations for item in seen] == [2, 4]
+    assert seen[-1].best and 0 < seen[-1].share <= 1
+    timed = think(game, time_limit=0.05, seed=1)
+    assert timed.reason == "time-limit" and timed.action in game.legal_moves()
+
+
+def test_a_deal_when_the_hint_has_nothing() -> None:
+    # No card move helps and every column holds cards: the only line is the deal.
+    game = position("spider", 1, ["ks 5S"] * 10, stock="as " * 10)
+    report = think(game, iterations=3)
+    assert report.action == "deal" and report.reason == "only-action"
+
+
+def test_a_four_suit_game_with_history_gets_the_same_answer_whatever_is_hidden() -> None:
+    game = random_game(("spider", 4, "classic"), 10_003, 30)
+    assert game.positions_since_progress(), "a history since the last card turned is read"
+    first = think(game, iterations=4, seed=9)
+    assert first.reason == "iterations", "a search, not a single line"
+    other = think(reshuffle_hidden(game, random.Random(0)), iterations=4, seed=9)
+    assert (other.line, other.options) == (first.line, first.options)
+
+
+def test_cli_hint_strong(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "SD1-S1-AAAAAAC", "--strong", "--iterations", "6", "--seed", "2"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Best: ") and "of 6 iterations" in captured.out
+    assert "\r6 iterations" in captured.err  # progress, after each iteration: on stderr
+    args = ["hint", "SD1-S1-AAAAAAC", "--strong", "--iterations", "6", "--json"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert captured.err == "" and data["iterations"] == 6 and data["line"][0] == data["notation"]
+    game = Game.from_code("SD1-S1-AAAAAAC")
+    assert data["notation"] == think(game, iterations=6).action.text()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--strong", "--iterations", "0"],
+        ["--strong", "--iterations", "many"],
+        ["--strong", "--time", "-1"],
+        ["--strong", "--time", "nan"],
+        ["--strong", "--seed", "-3"],
+    ],
+)
+def test_cli_hint_strong_refuses_bad_arguments(
+    extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["hint", "SD1-S1-AAAAAAC", *extra])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err
+
+
+def test_cli_strong_options_need_strong(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "SD1-S1-AAAAAAC", "--time", "3"]) == 2
+    assert capsys.readouterr().err == "spider: error: --time only work with --strong\n"
+    assert main(["hint", "SD1-S1-AAAAAAC", "--strong", "--index", "1"]) == 2
+    assert "--index" in capsys.readouterr().err
+
+
+def test_protocol_think_reports_progress_and_a_playable_action() -> None:
+    session = Session()
+    reports: list[dict[str, object]] = []
+    session.progress = reports.append
+    session.handle({"op": "new", "game": "spiderette", "suits": 2, "number": 10_004})
+    reply = session.handle({"op": "think", "iterations": 6, "seed": 1, "progress_every": 3})
+    assert reply["ok"], reply
+    result = reply["think"]
+    assert result["iterations"] == 6 and result["reason"] == "iterations"
+    assert [report["iterations"] for report in reports] == [3, 6]
+    assert set(reports[0]) == {"iterations", "elapsed", "best", "share"}
+    assert session.handle(result["action"])["ok"]
+    for field, value in (
+        ("iterations", 0),
+        ("iterations", 2.5),
+        ("time_limit", 0),
+        ("time_limit", "5"),
+        ("seed", -1),
+        ("seed", True),
+    ):
+        refused = session.handle({"op": "think", field: value})
+        assert not refused["ok"] and refused["error"]["code"] == "bad-request", (field, value)
+    timed = session.handle({"op": "think", "time_limit": 0.05})["think"]
+    assert timed["reason"] == "time-limit"
+
+
+def test_env_think_line_is_legal_and_fair() -> None:
+    env = SpiderEnv("spiderette", suits=1)
+    _, info = env.reset(options={"number": 10_005})
+    line = env.think_line(iterations=4, seed=3)
+    assert line and line[0] in info["legal_actions"]
+    for action in line:
+        _, _, terminated, _, info = env.step(action)
+        assert not terminated or info["won"]
