@@ -125,18 +125,43 @@ export class Renderer {
       el.classList.remove("dragging", "held", "hinted", "in-flight");
       el.style.zIndex = "";
     }
-    const stockRect = this.stockEl.getBoundingClientRect();
     const prevCompleted = prev ? prev.completed.length : 0;
     const fromCompleted = enabled && state.completed.length < prevCompleted;
-    const completedSlotRect = (i) => (this.completedEl.children[i] ?? this.stockEl).getBoundingClientRect();
-
     const slots = slotsOf(state);
     const { assign, leftovers } = fresh ? this.#fresh(slots) : this.#match(slots, state, prev);
+    const moves = this.#placeCards(state, slots, assign, { before, enabled, fresh, fromCompleted });
+    this.nodes = assign;
 
-    // Create the nodes that are new, update contents, and put every node in its column in order.
+    this.#paintStock(state);
+    const completedBefore = this.completedEl.children.length ? prevCompleted : 0;
+    this.#paintCompleted(state);
+    this.#position();
+    const grew = state.completed.length > completedBefore;
+    const leaving = enabled ? this.#flyAway(leftovers, before, grew) : [];
+    if (!enabled) for (const el of leftovers) el.remove();
+    this.settled = play({ moves, leaving }, enabled);
+    this.#labelColumns();
+    this.onRendered(state);
+  }
+
+  /** The rectangle of completed-run slot `i` (the stock's when there is no such slot). */
+  #completedSlotRect(i) {
+    return (this.completedEl.children[i] ?? this.stockEl).getBoundingClientRect();
+  }
+
+  /**
+   * Creates the nodes that are new, updates contents, and puts every node in its column in
+   * order; returns the animations of the cards that moved or were dealt.
+   * @param {any} state
+   * @param {any[][]} slots
+   * @param {(HTMLElement | null)[][]} assign
+   * @param {{ before: Map<Element, DOMRect>, enabled: boolean, fresh: boolean, fromCompleted: boolean }} how
+   */
+  #placeCards(state, slots, assign, { before, enabled, fresh, fromCompleted }) {
+    const stockRect = this.stockEl.getBoundingClientRect();
     const moves = [];
     let order = 0;
-    for (let c = 0; c < n; c++) {
+    for (let c = 0; c < slots.length; c++) {
       const colEl = this.cols[c];
       for (let i = 0; i < slots[c].length; i++) {
         const slot = slots[c][i];
@@ -148,7 +173,7 @@ export class Renderer {
           el = document.createElement("div");
           el.className = "card";
           kind = "deal";
-          from = fromCompleted ? completedSlotRect(state.completed.length) : stockRect;
+          from = fromCompleted ? this.#completedSlotRect(state.completed.length) : stockRect;
         } else if (el.dataset.face !== slot.face || el.dataset.card !== (slot.text ?? undefined)) {
           flip = el.dataset.face !== slot.face;
         }
@@ -162,38 +187,32 @@ export class Renderer {
       }
       while (colEl.children.length > slots[c].length) colEl.lastElementChild?.remove();
     }
-    this.nodes = assign;
+    return moves;
+  }
 
-    this.#paintStock(state);
-    const completedBefore = this.completedEl.children.length ? prevCompleted : 0;
-    this.#paintCompleted(state);
-    this.#position();
-
-    // Cards that left the table fly to the completed row (a run), back to the stock (an undone
-    // deal) or simply fade (a new game).
+  /**
+   * Cards that left the table fly to the completed row (a run, when it `grew`), back to the
+   * stock (an undone deal) or simply fade (a new game); returns their animations.
+   * @param {HTMLElement[]} leftovers
+   * @param {Map<Element, DOMRect>} before
+   * @param {boolean} grew
+   */
+  #flyAway(leftovers, before, grew) {
+    const fxRect = this.fx.getBoundingClientRect();
+    const count = this.state ? this.state.completed.length : 0;
+    const target = grew ? this.#completedSlotRect(Math.max(0, count - 1)) : this.stockEl.getBoundingClientRect();
     const leaving = [];
-    if (enabled) {
-      const fxRect = this.fx.getBoundingClientRect();
-      const grew = state.completed.length > completedBefore;
-      const target = grew
-        ? completedSlotRect(Math.max(0, state.completed.length - 1))
-        : this.stockEl.getBoundingClientRect();
-      leftovers.forEach((el, k) => {
-        const from = before.get(el);
-        if (!from) return;
-        el.removeAttribute("data-face");
-        el.removeAttribute("data-card");
-        el.style.left = px(from.left - fxRect.left);
-        el.style.top = px(from.top - fxRect.top);
-        this.fx.appendChild(el);
-        leaving.push({ el, from, to: target, order: grew ? leftovers.length - 1 - k : 0 });
-      });
-    } else {
-      for (const el of leftovers) el.remove();
-    }
-    this.settled = play({ moves, leaving }, enabled);
-    this.#labelColumns();
-    this.onRendered(state);
+    leftovers.forEach((el, k) => {
+      const from = before.get(el);
+      if (!from) return;
+      el.removeAttribute("data-face");
+      el.removeAttribute("data-card");
+      el.style.left = px(from.left - fxRect.left);
+      el.style.top = px(from.top - fxRect.top);
+      this.fx.appendChild(el);
+      leaving.push({ el, from, to: target, order: grew ? leftovers.length - 1 - k : 0 });
+    });
+    return leaving;
   }
 
   /** Re-applies positions (after a resize, a setting or a language change); no animation. */
