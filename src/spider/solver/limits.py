@@ -27,7 +27,8 @@ class SolveProgress:
     elapsed: float
 
 
-def _should_stop(stop: threading.Event | Callable[[], bool] | None) -> bool:
+def should_stop(stop: threading.Event | Callable[[], bool] | None) -> bool:
+    """True when ``stop`` (an event, a function, or None for never) asks a search to stop."""
     if stop is None:
         return False
     if isinstance(stop, threading.Event):
@@ -91,7 +92,7 @@ class Limits:
         if expanded & 63 == 0 or expanded == 1:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 return "time-limit"
-            if _should_stop(self.stop):
+            if should_stop(self.stop):
                 return "stopped"
         return None
 

@@ -39,6 +39,7 @@ from ..game import Game
 from ..moves import Action, Move, action_text
 from ..rules import RUN_LENGTH
 from .hint import Visited, _empty_value, _evaluate, hint_report, visited_positions
+from .limits import should_stop
 from .search import solve
 from .think_world import DEAL_LINE, Draws, World, truncate_line
 from .view import VisibleView
@@ -209,14 +210,6 @@ def _check_budget(iterations: object, time_limit: object) -> tuple[int | None, f
     if iterations is None and time_limit is None:
         return DEFAULT_ITERATIONS, None
     return iterations, None if time_limit is None else float(time_limit)
-
-
-def _should_stop(stop: threading.Event | Callable[[], bool] | None) -> bool:
-    if stop is None:
-        return False
-    if isinstance(stop, threading.Event):
-        return stop.is_set()
-    return bool(stop())
 
 
 # --------------------------------------------------------------------------- the tree
@@ -424,7 +417,7 @@ def think(
             if deadline is not None and time.monotonic() >= deadline:
                 reason = "time-limit"
                 break
-            if _should_stop(stop):
+            if should_stop(stop):
                 reason = "stopped"
                 break
             search.iterate()
