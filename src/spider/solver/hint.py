@@ -387,7 +387,7 @@ class _Search:
     def run(self, columns: Columns, down: tuple[int, ...], root: float) -> dict[Move, _Best]:
         """The best line (and its net value) found for each useful first move."""
         self.seen.add((columns, down))
-        self._expand((0.0, -1, columns, down, root, 0, -1, False))
+        self._expand((0.0, -1, columns, down, root, 0, -1, False, None))
         while self.heap and self.nodes < self.budget:
             self.nodes += 1
             self._expand(heapq.heappop(self.heap))
@@ -399,12 +399,15 @@ class _Search:
 
     def _expand(self, node: _Node) -> None:
         """Push every unseen child of ``node`` and update the best line of its first move."""
-        _, node_id, columns, down, value, depth, first, unknown = node
+        _, node_id, columns, down, value, depth, first, unknown, inherited = node
         depth += 1
         reveal = self.reveal
-        for move in _useful_moves(columns, down, self.flexible):
+        flexible = self.flexible
+        infos = _node_infos(columns, flexible, inherited)
+        for move in _useful_moves(columns, down, flexible, infos):
             applied = apply_visible(columns, down, move)
-            key = (applied.columns, applied.down)
+            new_columns, new_down, flipped, _ = applied
+            key = (new_columns, new_down)
             if key in self.seen:
                 continue
             self.seen.add(key)
@@ -414,22 +417,49 @@ class _Search:
             self.parents.append((node_id, move))
             root_move = child_id if first < 0 else first
             net = child - _STEP * depth
-            turned = unknown or applied.flipped > 0
+            turned = unknown or flipped > 0
             if turned and reveal is not None:
-                net += reveal.value(applied.columns, applied.down)
+                net += reveal.value(new_columns, new_down)
             known = self.best.get(root_move)
             if known is None or net > known[0]:
                 self.best[root_move] = (net, child_id)
             heapq.heappush(
                 self.heap,
-                (-net, child_id, applied.columns, applied.down, child, depth, root_move, turned),
+                (
+                    -net,
+                    child_id,
+                    new_columns,
+                    new_down,
+                    child,
+                    depth,
+                    root_move,
+                    turned,
+                    (infos, move),
+                ),
             )
+
+
+def _node_infos(
+    columns: Columns, flexible: bool, inherited: tuple[list[_Info], Move] | None
+) -> list[_Info]:
+    """The :func:`_column_info` of every column of a node: its parent's, but for the two
+    columns its move changed (every column for the root)."""
+    if inherited is None:
+        return [_column_info(column, flexible) for column in columns]
+    parent_infos, move = inherited
+    infos = list(parent_infos)
+    infos[move.src] = _column_info(columns[move.src], flexible)
+    infos[move.dst] = _column_info(columns[move.dst], flexible)
+    return infos
 
 
 _Best = tuple[float, tuple[Move, ...]]
 # A search node: (-net value, id, columns, down, value, depth, id of its first move's node,
-# whether a card was turned on the way); ``value`` leaves out the worth of unknown cards.
-_Node = tuple[float, int, Columns, tuple[int, ...], float, int, int, bool]
+# whether a card was turned on the way, its parent's column infos and the move from there, or
+# None at the root); ``value`` leaves out the worth of unknown cards.
+_Node = tuple[
+    float, int, Columns, tuple[int, ...], float, int, int, bool, "tuple[list[_Info], Move] | None"
+]
 
 
 def _line(parents: list[tuple[int, Move]], node: int) -> tuple[Move, ...]:
@@ -452,8 +482,8 @@ def _delta(
 
     ``turn`` is the flat value of a turned card (0 where :class:`_Reveal` values it instead).
     """
-    src, dst = move.src, move.dst
-    new_columns, new_down = applied.columns, applied.down
+    src, dst, _ = move
+    new_columns, new_down, flipped, run_suit = applied
     emptied = (
         (not new_columns[src]) + (not new_columns[dst]) - (not columns[src]) - (not columns[dst])
     )
@@ -463,12 +493,14 @@ def _delta(
         + _column_score(new_columns[dst], new_down[dst])
         - _column_score(columns[src], down[src])
         - _column_score(columns[dst], down[dst])
-        + turn * applied.flipped
-        + (_RUN if applied.run_suit >= 0 else 0)
+        + turn * flipped
+        + (_RUN if run_suit >= 0 else 0)
     )
 
 
-def _useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> list[Move]:
+def _useful_moves(
+    columns: Columns, down: tuple[int, ...], flexible: bool, infos: list[_Info] | None = None
+) -> list[Move]:
     """Legal moves minus ones that cannot help (a pruned subset of ``visible_moves``).
 
     Dropped: every empty destination but the first (empty columns are interchangeable for the
@@ -480,16 +512,20 @@ def _useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> li
     Under the classic rule a group sitting on an off-suit card one rank higher may also move
     anywhere when that frees a *loose* group (see :func:`_frees_loose_group`): in 4-suit games
     most builds are off-suit, and untangling them is what turns cards.
+
+    ``infos`` are the :func:`_column_info` of the columns, when the caller has them.
     """
     targets, empties = destination_index([column[-1] if column else EMPTY for column in columns])
     first_empty = empties[0] if empties else -1
-    infos = [_column_info(column, flexible) for column in columns]
+    if infos is None:
+        infos = [_column_info(column, flexible) for column in columns]
     wanted: set[int] = set()
     for index, column in enumerate(columns):
         if column and column[-1] != UNKNOWN:
             wanted.update(infos[index][1])
     moves: list[Move] = []
     append = moves.append
+    new = tuple.__new__  # without the frame of Move's generated __new__
     for src, (pieces, _) in enumerate(infos):
         whole = len(columns[src])
         for count, moved, below, leave in pieces:
@@ -498,20 +534,21 @@ def _useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> li
                 for dst in onto:
                     target = columns[dst]
                     if target[-1] == moved + 1 and group_length(target, False) > leave:
-                        append(Move(src, dst, count))
+                        append(new(Move, (src, dst, count)))
                 continue
             for dst in onto:
-                append(Move(src, dst, count))
+                append(new(Move, (src, dst, count)))
             if first_empty >= 0 and (count < whole or down[src]):
-                append(Move(src, first_empty, count))
+                append(new(Move, (src, first_empty, count)))
     return moves
 
 
 _Piece = tuple[int, int, int, int]
-_info_cache: dict[tuple[tuple[int, ...], bool], tuple[list[_Piece], set[int]]] = {}
+_Info = tuple[list[_Piece], set[int]]
+_info_cache: dict[tuple[tuple[int, ...], bool], _Info] = {}
 
 
-def _column_info(column: tuple[int, ...], flexible: bool) -> tuple[list[_Piece], set[int]]:
+def _column_info(column: tuple[int, ...], flexible: bool) -> _Info:
     """The groups a column can move and the cards its one-suit segments want (cached).
 
     A piece is ``(count, moved card, parent, leave)``: ``parent`` is the card under the group

@@ -15,6 +15,7 @@ on it and it cannot be picked up, which is exactly what a player knows about it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import rules
 from ..game import Game
@@ -158,8 +159,7 @@ def visible_moves(columns: Columns, flexible: bool) -> list[Move]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
+class Applied(NamedTuple):
     """The result of a move on a view: the new columns and what happened.
 
     ``flipped`` counts the face-down cards turned (0, 1 or 2); ``run_suit`` is the suit index of
@@ -180,19 +180,21 @@ def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applie
     source = source[:-count]
     new_down = list(down)
     flipped = 0
-    if turns_over(new_down[src] + len(source), new_down[src]):
+    # ``not source`` and an ace on top are the cheap necessary conditions of the kernel's rules.
+    if not source and turns_over(new_down[src], new_down[src]):
         new_down[src] -= 1
         source = (UNKNOWN,)
         flipped += 1
     run_suit = -1
-    if completes_run(target, 0):
+    if target[-1] & 15 == 1 and completes_run(target, 0):
         run_suit = target[-1] >> 4
         target = target[:-RUN_LENGTH]
-        if turns_over(new_down[dst] + len(target), new_down[dst]):
+        if not target and turns_over(new_down[dst], new_down[dst]):
             new_down[dst] -= 1
             target = (UNKNOWN,)
             flipped += 1
     new_columns = list(columns)
     new_columns[src] = source
     new_columns[dst] = target
-    return Applied(tuple(new_columns), tuple(new_down), flipped, run_suit)
+    # tuple.__new__ skips the frame of NamedTuple's generated __new__.
+    return tuple.__new__(Applied, (tuple(new_columns), tuple(new_down), flipped, run_suit))
