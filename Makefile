@@ -12,7 +12,7 @@ CADDY := /usr/bin/caddy
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: run test setup lint typecheck jscheck unit bench clean pyodide vendor bytecode debian browser hosts lock site \
-	wheels
+	docs wheels
 
 run: setup
 	$(BIN)/spider serve
@@ -83,6 +83,11 @@ browser hosts: debian
 site: setup
 	$(BIN)/spider build-site site
 
+# The documentation site (docs/ and the API reference from the docstrings) into build/docs;
+# any warning is an error, so a docstring that breaks the reference fails make test.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --quiet
+
 # What a user installs (docs/packaging.md): the wheel and sdist, and the runtime wheel with the
 # pinned Pyodide (its sha512 checked again) and the bytecode, into dist/.
 wheels: setup
@@ -91,7 +96,7 @@ wheels: setup
 unit: setup browser hosts
 	$(BIN)/pytest -q -n 2
 
-test: browser hosts lint typecheck jscheck unit
+test: browser hosts lint typecheck jscheck docs unit
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py
