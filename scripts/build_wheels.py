@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         version = runtime_pin()
         out.mkdir(parents=True, exist_ok=True)
         if args.only != "runtime":
-            uv_build(ROOT, out, "--sdist", "--wheel")
+            uv_build(ROOT, out)  # the sdist, then the wheel built from it
         if args.only != "core":
             build_runtime(out, version)
     except (BuildError, fetch_pyodide.FetchError, build_bytecode.BuildError) as error:

@@ -1,7 +1,8 @@
 """Installed from a wheel, it works: what a user installs, outside the checkout.
 
-The wheel and sdist of ``spider-solitaire`` and the companion ``spider-solitaire-runtime`` are
-built (``make wheels``) and pass ``twine check``; ``spider-solitaire[web]`` goes into a fresh
+The sdist of ``spider-solitaire``, its wheel (built from the sdist, so installing the wheel
+checks the sdist too) and the companion ``spider-solitaire-runtime`` are built (``make wheels``)
+and pass ``twine check``; ``spider-solitaire[web]`` goes into a fresh
 virtual environment (offline, from those files and the locked versions); its ``spider serve``,
 run from an empty directory with nothing pointing into the checkout, serves the pinned Pyodide
 from the runtime wheel, and Chromium plays a move. Without the runtime, ``spider serve`` stops
