@@ -11,7 +11,8 @@ CADDY := /usr/bin/caddy
 # Playwright drives Debian's Chromium; it must never download a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test setup lint typecheck jscheck unit bench clean pyodide vendor bytecode debian browser hosts lock site
+.PHONY: run test setup lint typecheck jscheck unit bench clean pyodide vendor bytecode debian browser hosts lock site \
+	docs wheels
 
 run: setup
 	$(BIN)/spider serve
@@ -22,9 +23,10 @@ setup: $(STAMP) pyodide
 	$(MAKE) --no-print-directory -j2 vendor bytecode $(NODE_STAMP)
 
 # Exactly the versions pinned in requirements.lock, then the project itself; uv (pinned here)
-# installs them in seconds where pip takes most of a minute.
+# installs them in seconds where pip takes most of a minute. Again when the version changes
+# (__version__ in src/spider/__init__.py), so that the installed metadata says it.
 UV_VERSION := 0.13.8
-$(STAMP): pyproject.toml requirements.lock
+$(STAMP): pyproject.toml requirements.lock src/spider/__init__.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
@@ -53,7 +55,8 @@ jscheck: $(NODE_STAMP)
 	node_modules/.bin/tsc --noEmit -p jsconfig.json
 	node_modules/.bin/tsc --noEmit -p jsconfig.worker.json
 
-# Pyodide from the npm registry, pinned in pyodide.lock.json (no-op when vendor/ is current).
+# Pyodide from the npm registry, pinned in src/spider/pyodide.lock.json (no-op when vendor/ is
+# current).
 # Then the Brotli (quality 11) of its large files, made once (no-op when current).
 pyodide:
 	$(PYTHON) scripts/fetch_pyodide.py
@@ -80,13 +83,23 @@ browser hosts: debian
 site: setup
 	$(BIN)/spider build-site site
 
+# The documentation site (docs/ and the API reference from the docstrings) into build/docs;
+# any warning is an error, so a docstring that breaks the reference fails make test.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --quiet
+
+# What a user installs (docs/packaging.md): the wheel and sdist, and the runtime wheel with the
+# pinned Pyodide (its sha512 checked again) and the bytecode, into dist/.
+wheels: setup
+	$(BIN)/python scripts/build_wheels.py --out dist
+
 unit: setup browser hosts
 	$(BIN)/pytest -q -n 2
 
-test: browser hosts lint typecheck jscheck unit
+test: browser hosts lint typecheck jscheck docs unit
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) vendor node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) vendor node_modules build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -2,7 +2,8 @@
 """Vendor the Pyodide runtime from the npm registry into ``vendor/pyodide/``.
 
 Standard library only. The version and the tarball's sha512 integrity are pinned in
-``pyodide.lock.json`` at the repository root. The script
+``src/spider/pyodide.lock.json`` (in the wheel too: the server checks the runtime against it).
+The script
 
 1. skips everything when ``vendor/pyodide/.vendored.json`` already records the pinned version and
    integrity and every required file is present (so ``make vendor`` is cheap and idempotent);
@@ -30,7 +31,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PIN_FILE = ROOT / "pyodide.lock.json"
+PIN_FILE = ROOT / "src" / "spider" / "pyodide.lock.json"
 DEFAULT_DEST = ROOT / "vendor" / "pyodide"
 STAMP_NAME = ".vendored.json"
 
@@ -75,11 +76,15 @@ def sri_sha512(path: Path) -> str:
     return "sha512-" + base64.b64encode(digest.digest()).decode("ascii")
 
 
-def npm_pack(spec: str, workdir: Path) -> Path:
+def npm_pack(spec: str, workdir: Path, prefer_offline: bool = False) -> Path:
+    """``npm pack spec`` into ``workdir`` (from npm's cache without asking the registry when
+    ``prefer_offline`` and the cache has it); the tarball's path."""
     npm = shutil.which("npm")
     if npm is None:
         raise FetchError("npm is not installed (apt-get install -y npm, or install Node.js)")
     cmd = [npm, "pack", spec, "--json", "--silent", "--pack-destination", str(workdir)]
+    if prefer_offline:
+        cmd.append("--prefer-offline")
     print(f"fetch_pyodide: running {' '.join(cmd[1:])}", flush=True)
     proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, check=False)
     if proc.returncode != 0:

@@ -54,7 +54,7 @@ def free_port() -> int:
         return port
 
 
-def _wait_listening(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
+def wait_listening(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -74,7 +74,7 @@ def _tail(log: Path) -> str:
         return "(no log)"
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def stop_process(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.terminate()
         try:
@@ -136,10 +136,10 @@ def nginx(site: Path, work: Path) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        _wait_listening(process, port, log)
+        wait_listening(process, port, log)
         yield f"http://127.0.0.1:{port}"
     finally:
-        _stop(process)
+        stop_process(process)
 
 
 @contextmanager
@@ -164,7 +164,7 @@ def caddy(site: Path, work: Path) -> Iterator[str]:
             env=env,
         )
     try:
-        _wait_listening(process, port, log)
+        wait_listening(process, port, log)
         yield f"http://127.0.0.1:{port}"
     finally:
-        _stop(process)
+        stop_process(process)

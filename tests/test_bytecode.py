@@ -24,9 +24,10 @@ with warnings.catch_warnings():
 
 from spider import Game
 from spider.protocol import Session
-from spider.serve_bytecode import STAMP_NAME, default_bytecode_dir, load_bytecode
+from spider.serve_bytecode import STAMP_NAME, load_bytecode
 from spider.serve_engine import build_engine_zip
-from spider.server import REPO_DIR, create_app, default_pyodide_dir
+from spider.serve_runtime import default_bytecode_dir
+from spider.server import create_app, default_pyodide_dir
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE_DIR = REPO / "src" / "spider"
@@ -236,7 +237,7 @@ def test_start_refuses_bad_requests(
 
 
 def real_bytecode() -> Path:
-    directory = default_bytecode_dir(REPO_DIR)
+    directory = default_bytecode_dir()
     if not (directory / STAMP_NAME).is_file():
         pytest.fail(f"no bytecode in {directory}: run `make`")
     return directory

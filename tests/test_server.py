@@ -666,7 +666,7 @@ def test_browser_url(host: str, url: str) -> None:
 
 
 def test_real_app_serves_front_end_and_vendored_pyodide() -> None:
-    pin = json.loads((REPO / "pyodide.lock.json").read_text())
+    pin = json.loads((PACKAGE_DIR / "pyodide.lock.json").read_text())
     pyodide_dir = server_module.default_pyodide_dir()
     if not (pyodide_dir / "pyodide.mjs").is_file():
         pytest.fail(f"no vendored Pyodide in {pyodide_dir}: run `make vendor`")

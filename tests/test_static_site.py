@@ -214,7 +214,7 @@ def test_refuses_without_pyodide(
     monkeypatch.setenv("SPIDER_PYODIDE_DIR", str(empty))
     assert main(["build-site", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "no complete Pyodide runtime" in err
+    assert err.count("\n") == 1 and "no Pyodide runtime at" in err
     assert not (tmp_path / "out").exists()
     with pytest.raises(SiteError, match="absolute"):
         build_site(tmp_path / "out", deploy_dir=Path("relative/dir"), pyodide_dir=empty)

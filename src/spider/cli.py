@@ -159,10 +159,11 @@ def _command_serve(args: argparse.Namespace) -> int:
         from .server import serve
     except ImportError as error:  # pragma: no cover - depends on the installed extras
         print(
-            f"spider serve needs the server extra (pip install spider-solitaire[server]): {error}",
+            f"spider serve needs the web extra (pip install 'spider-solitaire[web]'): {error}",
             file=sys.stderr,
         )
         return 2
+    from .serve_runtime import RuntimeProblem
     from .server import ServeOptions
 
     options = ServeOptions(
@@ -171,7 +172,11 @@ def _command_serve(args: argparse.Namespace) -> int:
         timeout_request=args.timeout_request,
         timeout_send=args.timeout_send,
     )
-    serve(host=args.host, port=args.port, open_browser=args.open, options=options)
+    try:
+        serve(host=args.host, port=args.port, open_browser=args.open, options=options)
+    except RuntimeProblem as problem:
+        print(f"spider serve: error: {problem}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -180,8 +185,7 @@ def _command_build_site(args: argparse.Namespace) -> int:
         from .serve_site import SiteError, build_site
     except ImportError as error:  # pragma: no cover - depends on the installed extras
         print(
-            "spider build-site needs the server extra (pip install spider-solitaire[server]): "
-            f"{error}",
+            f"spider build-site needs the web extra (pip install 'spider-solitaire[web]'): {error}",
             file=sys.stderr,
         )
         return 2

@@ -1,14 +1,15 @@
 """A reset/step environment for bots and learning agents, in the shape of Gymnasium's API.
 
->>> from spider.env import SpiderEnv
->>> env = SpiderEnv("spiderette", suits=1)
->>> observation, info = env.reset(seed=7)
->>> action = info["legal_actions"][0]
->>> env.action_to_string(action)
-'deal'
->>> observation, reward, terminated, truncated, info = env.step(action)
->>> reward, terminated, truncated
-(-1, False, False)
+Examples:
+    >>> from spider.env import SpiderEnv
+    >>> env = SpiderEnv("spiderette", suits=1)
+    >>> observation, info = env.reset(seed=7)
+    >>> action = info["legal_actions"][0]
+    >>> env.action_to_string(action)
+    'deal'
+    >>> observation, reward, terminated, truncated, info = env.step(action)
+    >>> reward, terminated, truncated
+    (-1, False, False)
 
 Actions are integers, as in OpenSpiel: ``0`` deals, and a card move ``(src, dst, count)`` is
 ``1 + (src * columns + dst) * 13 + count - 1``, so the action space has a fixed size

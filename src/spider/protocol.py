@@ -157,10 +157,11 @@ def _effect_events(game: Game, action: Action, stock_before: int) -> list[dict[s
 class Session:
     """One player's game, driven by JSON requests.
 
-    >>> session = Session()
-    >>> reply = session.handle({"op": "new", "game": "spider", "suits": 1, "number": 3})
-    >>> reply["ok"], reply["state"]["code"]
-    (True, 'SP1-S1C-AAAAAAD')
+    Examples:
+        >>> session = Session()
+        >>> reply = session.handle({"op": "new", "game": "spider", "suits": 1, "number": 3})
+        >>> reply["ok"], reply["state"]["code"]
+        (True, 'SP1-S1C-AAAAAAD')
     """
 
     def __init__(self) -> None:

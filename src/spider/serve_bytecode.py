@@ -1,6 +1,7 @@
 """The bytecode the web app starts from, built by ``scripts/build_bytecode.py`` (``make``).
 
-``vendor/bytecode/`` (or ``$SPIDER_BYTECODE_DIR``) holds ``stdlib.zip`` (the standard-library
+``vendor/bytecode/`` (or ``$SPIDER_BYTECODE_DIR``, or the installed runtime's ``bytecode/``: see
+:mod:`spider.serve_runtime`) holds ``stdlib.zip`` (the standard-library
 modules Pyodide and the engine import at start, compiled by Pyodide's CPython), ``engine.zip``
 (the engine compiled the same way), their Brotli (``*.br``, quality 11) and ``bytecode.json``
 (what they were built from).
@@ -12,13 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from spider.serve_static import same_after_br
 
-BYTECODE_ENV = "SPIDER_BYTECODE_DIR"
 STAMP_NAME = "bytecode.json"
 
 
@@ -44,12 +43,6 @@ def inputs_key(pyodide: str, scripts: bytes, engine_version: str) -> str:
     for part in (pyodide.encode(), scripts, engine_version.encode()):
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()
-
-
-def default_bytecode_dir(repo_dir: Path) -> Path:
-    """``$SPIDER_BYTECODE_DIR``, else ``vendor/bytecode`` of the source checkout."""
-    env = os.environ.get(BYTECODE_ENV)
-    return Path(env) if env else repo_dir / "vendor" / "bytecode"
 
 
 def load_bytecode(

@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 
 from spider.serve_config import caddyfile, headers_file, nginx_locations, nginx_server
 from spider.serve_headers import path_rules
+from spider.serve_runtime import RuntimeProblem, check_runtime, default_pyodide_dir
 from spider.serve_static import (
     BROTLI_SUFFIX,
     GZIP_LEVEL,
@@ -35,7 +36,7 @@ from spider.serve_static import (
     media_type_for,
     same_after_br,
 )
-from spider.server import REQUIRED_PYODIDE_FILES, SiteFile, create_app, default_pyodide_dir
+from spider.server import SiteFile, create_app
 
 MARKER = "spider-site.json"
 PUBLIC = "public"
@@ -84,20 +85,12 @@ def check_target(directory: Path) -> None:
 
 
 def check_pyodide(pyodide_dir: Path) -> str:
-    """The version of the Pyodide runtime in ``pyodide_dir``; refused when incomplete."""
-    from spider.server import pyodide_version
-
-    version = pyodide_version(pyodide_dir)
-    missing = [name for name in REQUIRED_PYODIDE_FILES if not (pyodide_dir / name).is_file()]
-    loaders = ("pyodide.asm.mjs", "pyodide.asm.js")
-    if not any((pyodide_dir / name).is_file() for name in loaders):
-        missing.append(" or ".join(loaders))
-    if version is None or missing:
-        what = ", ".join(missing) if missing else "package.json with its version"
-        raise SiteError(
-            f"no complete Pyodide runtime at {pyodide_dir} (missing {what}): run `make`"
-        )
-    return version
+    """The version of the pinned Pyodide runtime in ``pyodide_dir``; refused when missing,
+    incomplete or not the pinned one (see :func:`spider.serve_runtime.check_runtime`)."""
+    try:
+        return check_runtime(pyodide_dir)
+    except RuntimeProblem as problem:
+        raise SiteError(str(problem)) from None
 
 
 def _brotli_for(item: SiteFile, data: bytes) -> bytes:

@@ -5,8 +5,9 @@
 URLs:
 
 - ``/`` (``index.html``) and every other file of the front end, from ``spider/web/``;
-- ``/pyodide/<file>`` and ``/pyodide/<version>/<file>``: the vendored Pyodide runtime
-  (``vendor/pyodide/`` at the repository root, or ``$SPIDER_PYODIDE_DIR``). The versioned URL is
+- ``/pyodide/<file>`` and ``/pyodide/<version>/<file>``: the Pyodide runtime (found by
+  :mod:`spider.serve_runtime`: a checkout's ``vendor/pyodide/``, the installed
+  ``spider-solitaire-runtime``, or ``$SPIDER_PYODIDE_DIR``). The versioned URL is
   cached for a year as immutable; the plain one is revalidated (``no-cache`` + ETag) so that an
   upgrade can never mix files of two versions in a browser cache. Responses carry
   ``X-Pyodide-Version``;
@@ -14,8 +15,9 @@ URLs:
   maps or read-me);
 - ``/engine.zip``: the engine (see :mod:`spider.serve_engine`), as bytecode compiled by Pyodide's
   CPython when ``make`` built it for these sources (see :mod:`spider.serve_bytecode`), else as
-  sources; unpack into a directory on ``sys.path`` and ``import spider``; ``/engine.json``: its
-  version (content hash of the sources), format, file list, the Pyodide version and versioned
+  sources; unpack into a directory on ``sys.path`` and ``import spider``; ``/engine.json``: the
+  release (``release``, ``spider.__version__``), the engine's version (content hash of the
+  sources), format, file list, the Pyodide version and versioned
   URL, the URL of the bytecode standard library (``stdlib``, or null) and whether the worker
   may keep a memory snapshot (``snapshot``);
 - ``/stdlib/<hash>.zip``: the standard library as bytecode (``loadPyodide``'s ``stdLibURL``),
@@ -39,7 +41,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
 import socket
 import sys
 import threading
@@ -59,7 +60,8 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spider.serve_bytecode import Bytecode, default_bytecode_dir, load_bytecode
+from spider import __version__
+from spider.serve_bytecode import Bytecode, load_bytecode
 from spider.serve_engine import EngineBundle, build_engine_zip
 from spider.serve_headers import (
     CONTENT_SECURITY_POLICY as CONTENT_SECURITY_POLICY,  # re-exported
@@ -74,6 +76,22 @@ from spider.serve_headers import (
     path_rules,
     rule_for,
 )
+from spider.serve_runtime import (
+    PYODIDE_ENV as PYODIDE_ENV,  # re-exported
+)
+from spider.serve_runtime import (
+    REPO_DIR as REPO_DIR,  # re-exported
+)
+from spider.serve_runtime import (
+    REQUIRED_PYODIDE_FILES as REQUIRED_PYODIDE_FILES,  # re-exported
+)
+from spider.serve_runtime import (
+    RuntimeProblem,
+    check_runtime,
+    default_bytecode_dir,
+    default_pyodide_dir,
+    pyodide_version,
+)
 from spider.serve_start import start_reply
 from spider.serve_static import (
     GZIP_LEVEL,
@@ -86,20 +104,11 @@ from spider.serve_static import (
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 WEB_DIR = PACKAGE_DIR / "web"
-REPO_DIR = PACKAGE_DIR.parent.parent
-PYODIDE_ENV = "SPIDER_PYODIDE_DIR"
 
 ALLOWED_METHODS = ("GET", "HEAD")
 #: The page, served at ``/``.
 INDEX_FILE = "index.html"
 
-#: The files of the Pyodide package without which the page cannot start (and one loader).
-REQUIRED_PYODIDE_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.wasm",
-    "pyodide-lock.json",
-    "python_stdlib.zip",
-)
 #: The files of the Pyodide package that the page loads (``pyodide.asm.js``: older versions).
 PYODIDE_FILES = frozenset(
     {
@@ -111,29 +120,6 @@ PYODIDE_FILES = frozenset(
         "pyodide-lock.json",
     }
 )
-
-
-def default_pyodide_dir() -> Path:
-    """``$SPIDER_PYODIDE_DIR``, else ``vendor/pyodide`` of the source checkout (or of the cwd)."""
-    env = os.environ.get(PYODIDE_ENV)
-    if env:
-        return Path(env)
-    checkout = REPO_DIR / "vendor" / "pyodide"
-    if checkout.is_dir():
-        return checkout
-    return Path.cwd() / "vendor" / "pyodide"
-
-
-def pyodide_version(pyodide_dir: Path) -> str | None:
-    """The version in the vendored ``package.json``, or None when there is none."""
-    try:
-        meta = json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    version = meta.get("version") if isinstance(meta, dict) else None
-    if isinstance(version, str) and version and "/" not in version and not version.startswith("."):
-        return version
-    return None
 
 
 class SecurityMiddleware:
@@ -229,6 +215,7 @@ class _App:
         self.stdlib_gzip: bytes | None = None
         self.stdlib_lock = threading.Lock()
         info = {
+            "release": __version__,
             "version": engine.version,
             "format": "source" if self.bytecode is None else "bytecode",
             "files": list(engine.files),
@@ -421,12 +408,12 @@ def create_app(
 ) -> Starlette:
     """Build the app.
 
-    ``pyodide_dir`` defaults to :func:`default_pyodide_dir`, ``web_dir`` to ``spider/web/``,
-    ``engine_dir`` (the package zipped into ``/engine.zip``) to the ``spider`` package itself,
-    ``bytecode_dir`` to :func:`spider.serve_bytecode.default_bytecode_dir`. ``fast_start=False``
-    serves the plain start (sources only, no ``/start.json``), for comparison in benchmarks;
-    ``snapshot=False`` tells the worker not to use a memory snapshot (``snapshot`` in
-    ``/engine.json``), likewise.
+    ``pyodide_dir`` defaults to :func:`spider.serve_runtime.default_pyodide_dir`, ``web_dir``
+    to ``spider/web/``, ``engine_dir`` (the package zipped into ``/engine.zip``) to the
+    ``spider`` package itself, ``bytecode_dir`` to
+    :func:`spider.serve_runtime.default_bytecode_dir`. ``fast_start=False`` serves the plain
+    start (sources only, no ``/start.json``), for comparison in benchmarks; ``snapshot=False``
+    tells the worker not to use a memory snapshot (``snapshot`` in ``/engine.json``), likewise.
     ``extra_static`` maps URL prefixes (``"_test/"``, no leading slash, with a trailing one) to
     more directories, served with ``no-cache``: tests use it for their own pages.
     """
@@ -439,7 +426,7 @@ def create_app(
         pyodide_dir=(pyodide_dir or default_pyodide_dir()),
         engine=build_engine_zip(engine_dir or PACKAGE_DIR),
         extra_static=extra,
-        bytecode_dir=(bytecode_dir or default_bytecode_dir(REPO_DIR)) if fast_start else None,
+        bytecode_dir=(bytecode_dir or default_bytecode_dir()) if fast_start else None,
         snapshot=snapshot,
     )
     routes: list[BaseRoute] = [
@@ -499,25 +486,23 @@ def serve(
     open_browser: bool = False,
     options: ServeOptions | None = None,
 ) -> None:
-    """Serve the app with uvicorn until interrupted."""
+    """Serve the app with uvicorn until interrupted.
+
+    Raises:
+        spider.serve_runtime.RuntimeProblem: the Pyodide runtime is missing or not the pinned
+            one (nothing is served: the page could not start).
+    """
     import uvicorn
 
     from spider.serve_protocol import TimedHttpToolsProtocol, configure
 
     options = options or ServeOptions()
+    check_runtime(default_pyodide_dir())
     app = create_app()
     state = app.state
     url = browser_url(host, port)
-    if not (state.web_dir / "index.html").is_file():
-        print(f"spider serve: warning: no front end at {state.web_dir}", file=sys.stderr)
-    if state.pyodide_version is None:
-        print(
-            f"spider serve: warning: no Pyodide at {state.pyodide_dir} "
-            f"(run `make vendor`, or set {PYODIDE_ENV})",
-            file=sys.stderr,
-        )
     print(
-        f"spider serve: {url} (engine {state.engine.version}, "
+        f"spider serve: {url} (spider-solitaire {__version__}, engine {state.engine.version}, "
         f"{len(state.engine.files)} files; Pyodide {state.pyodide_version} "
         f"from {state.pyodide_dir}; {options.workers} worker(s))",
         file=sys.stderr,
@@ -552,12 +537,18 @@ def main(argv: list[str] | None = None) -> None:
     """``python -m spider.server [--host H] [--port P] [--open]``."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m spider.server", description=serve.__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m spider.server", description="Serve the app with uvicorn until interrupted."
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--open", action="store_true", help="open a browser tab")
     args = parser.parse_args(argv)
-    serve(args.host, args.port, args.open)
+    try:
+        serve(args.host, args.port, args.open)
+    except RuntimeProblem as problem:
+        print(f"spider serve: error: {problem}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from webapp import SPIDER_2, assert_shows, drag, open_app, wait_ready
 
+import spider
 from spider import Game
 
 pytestmark = pytest.mark.browser
@@ -21,7 +22,7 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "spider" / "web"
 
 def test_reload_keeps_the_game_and_its_history(page: Page, profile: str, screenshot: Any) -> None:
     # No service worker here: the test holds the engine's download back at the network.
-    page.route("**/sw.js", lambda route: route.abort())
+    page.route("**/sw.js*", lambda route: route.abort())
     game = Game.from_code(SPIDER_2)
     open_app(page, f"/?code={SPIDER_2}")
     drag(page, profile, 1, -1, 4)
@@ -91,6 +92,8 @@ def test_offline_reload_still_plays(page: Page, profile: str, screenshot: Any) -
         "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
         timeout=60_000,
     )
+    # Its cache is named after the release, as /engine.json and the package say.
+    assert f"spider-{spider.__version__}" in page.evaluate("() => caches.keys()")
     page.context.set_offline(True)
     try:
         page.reload()

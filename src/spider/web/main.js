@@ -571,7 +571,14 @@ function registerServiceWorker() {
       toast(i18n.t("update.ready"), { label: i18n.t("update.reload"), run: () => location.reload() });
     }
   });
-  navigator.serviceWorker.register("/sw.js", { scope: "/", updateViaCache: "none" }).catch(() => {});
+  // The release (spider.__version__, in /engine.json) names the service worker's cache.
+  fetch("/engine.json")
+    .then((response) => response.json())
+    .then((/** @type {{ release: string }} */ info) => {
+      const url = `/sw.js?v=${encodeURIComponent(info.release)}`;
+      return navigator.serviceWorker.register(url, { scope: "/", updateViaCache: "none" });
+    })
+    .catch(() => {});
 }
 
 // ---- start ----

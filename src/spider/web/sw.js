@@ -9,7 +9,10 @@
 // used from the next load on). Pyodide lives under a versioned address: it is fetched again
 // only when /engine.json names a new version.
 
-const CACHE = "spider-v1";
+// The cache is named after the release (spider.__version__), which the page gives in this
+// worker's address (/sw.js?v=0.1.0, read from /engine.json): a new release starts a new cache.
+const RELEASE = new URL(self.location.href).searchParams.get("v") || "dev";
+const CACHE = `spider-${RELEASE}`;
 const CHECK_EVERY_MS = 60 * 1000;
 
 /** The service worker's global scope (`self`, typed). */

@@ -1,0 +1,147 @@
+"""Installed from a wheel, it works: what a user installs, outside the checkout.
+
+The sdist of ``spider-solitaire``, its wheel (built from the sdist, so installing the wheel
+checks the sdist too) and the companion ``spider-solitaire-runtime`` are built (``make wheels``)
+and pass ``twine check``; ``spider-solitaire[web]`` goes into a fresh
+virtual environment (offline, from those files and the locked versions); its ``spider serve``,
+run from an empty directory with nothing pointing into the checkout, serves the pinned Pyodide
+from the runtime wheel, and Chromium plays a move. Without the runtime, ``spider serve`` stops
+with exit status 2 instead of serving a page that cannot start.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tarfile
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import PROFILES, PageLog
+from playwright.sync_api import Browser
+from webapp import SPIDER_2, assert_shows, drag, open_app
+
+import spider
+from spider import Game
+from spider.serve_runtime import load_pin
+from tests import static_host, wheels
+
+pytestmark = pytest.mark.browser
+VERSION = spider.__version__
+
+
+def check_built_files(dist: Path) -> None:
+    """The three files, ``twine check`` clean; the core wheel small and standard library only."""
+    core = dist / f"spider_solitaire-{VERSION}-py3-none-any.whl"
+    sdist = dist / f"spider_solitaire-{VERSION}.tar.gz"
+    runtime = dist / f"spider_solitaire_runtime-{VERSION}-py3-none-any.whl"
+    wheels.run(
+        [sys.executable, "-m", "twine", "check", "--strict", str(core), str(sdist), str(runtime)]
+    )
+    assert core.stat().st_size < 1_000_000 < runtime.stat().st_size
+    with zipfile.ZipFile(core) as archive:
+        names = archive.namelist()
+        metadata = archive.read(f"spider_solitaire-{VERSION}.dist-info/METADATA").decode()
+    assert "spider/web/index.html" in names and "spider/pyodide.lock.json" in names
+    assert not any(name.endswith(".wasm") for name in names)
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    assert requires and all("extra ==" in line for line in requires)  # no dependency by default
+    assert f"Requires-Dist: spider-solitaire-runtime=={VERSION}; extra == 'web'" in requires
+    with tarfile.open(sdist) as tar:
+        members = set(tar.getnames())
+    top = f"spider_solitaire-{VERSION}"
+    for name in ("pyproject.toml", "CHANGELOG.md", "src/spider/__init__.py", "docs/hosting.md"):
+        assert f"{top}/{name}" in members, name
+
+
+def get_json(url: str) -> dict[str, object]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        data: dict[str, object] = json.loads(response.read())
+        return data
+
+
+def test_installed_wheel_serves_the_app_and_it_plays(
+    browser: Browser, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, page_log: PageLog
+) -> None:
+    dist = wheels.shared_dist(tmp_path_factory.getbasetemp())
+    check_built_files(dist)
+    bin_dir = wheels.install(dist, tmp_path / "venv", "spider-solitaire[web]")
+    home = tmp_path / "home"
+    home.mkdir()
+    assert wheels.run([str(bin_dir / "spider"), "--version"], cwd=home) == f"spider {VERSION}\n"
+    metadata = wheels.run(
+        [
+            str(bin_dir / "python"),
+            "-c",
+            "import importlib.metadata as m, spider; "
+            "print(m.version('spider-solitaire'), m.version('spider-solitaire-runtime'), "
+            "spider.__file__)",
+        ],
+        cwd=home,
+    ).split()
+    assert metadata[:2] == [VERSION, VERSION]
+    assert metadata[2].startswith(str(tmp_path / "venv"))  # not the checkout's
+
+    port = static_host.free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [str(bin_dir / "spider"), "serve", "--port", str(port)],
+            cwd=home,
+            env=wheels.clean_env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        static_host.wait_listening(process, port, log)
+        url = f"http://127.0.0.1:{port}"
+        info = get_json(f"{url}/engine.json")
+        assert info["release"] == VERSION
+        assert info["format"] == "bytecode"  # the runtime wheel's bytecode fits this engine
+        assert info["pyodide"] == {
+            "version": load_pin().version,
+            "url": f"/pyodide/{load_pin().version}/",
+        }
+        assert "site-packages/spider_runtime/pyodide" in log.read_text()
+
+        context = browser.new_context(base_url=url, **PROFILES["desktop"])
+        context.on("weberror", lambda web_error: page_log.on_error(web_error.error))
+        try:
+            page = context.new_page()
+            game = Game.from_code(SPIDER_2)
+            open_app(page, f"/?code={SPIDER_2}")
+            drag(page, "desktop", 1, -1, 4)
+            game.move(1, 4, 1)
+            assert_shows(page, game)
+        finally:
+            context.close()
+    finally:
+        static_host.stop_process(process)
+    assert page_log.errors == []
+
+    # Without the runtime wheel: a one-line reason and exit status 2, nothing served.
+    wheels.run(
+        [
+            wheels.UV,
+            "pip",
+            "uninstall",
+            "--quiet",
+            "--python",
+            str(bin_dir / "python"),
+            "spider-solitaire-runtime",
+        ]
+    )
+    refused = subprocess.run(
+        [str(bin_dir / "spider"), "serve", "--port", str(port)],
+        cwd=home,
+        env=wheels.clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1 and "no Pyodide runtime at" in refused.stderr
