@@ -175,7 +175,7 @@ export async function openLink(ask, link) {
   }
   Object.assign(view, { link, shown: 0, wanted: 0, steps: reply.replay.steps });
   pause();
-  dlg.showModal();
+  if (!dlg.open) dlg.showModal();
   show(reply.replay, true);
   html.dataset.replay = "open";
   playBtn.focus({ preventScroll: true });
