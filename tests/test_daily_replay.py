@@ -342,3 +342,33 @@ def test_protocol_replay_never_touches_the_players_game() -> None:
     assert json.loads(session.handle_json('{"op": "replay", "link": 7}'))["error"]["code"] == (
         "invalid-replay"
     )
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=40),
+    st.sampled_from(["2026-11-30", "#replay=SD1-S1-AAAAABD.AQAFAgEDBQAPPRv7", "0000-00-00"]),
+    st.lists(st.integers(), max_size=3),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    op=st.sampled_from(["daily", "replay", "replay_link"]),
+    fields=st.dictionaries(st.sampled_from(["date", "link", "step"]), _VALUES, max_size=3),
+)
+def test_share_operations_answer_any_request_without_touching_the_game(
+    op: str, fields: dict[str, object]
+) -> None:
+    session = Session()
+    session.handle({"op": "open", "code": "SP1-S2C-AAAAAAD"})
+    session.handle({"op": "move", "src": 1, "dst": 4, "count": 1})
+    before = session.handle({"op": "export"})
+    reply = session.handle({"op": op, **fields})
+    if not reply["ok"]:
+        assert reply["error"]["code"] in {"bad-request", "invalid-replay", "not-replayable"}
+    after = session.handle({"op": "export"})
+    assert after["saved"] == before["saved"] and after["state"] == before["state"]
