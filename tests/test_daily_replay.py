@@ -140,6 +140,8 @@ def test_protocol_daily_needs_no_game_and_checks_the_date() -> None:
     for bad in ("2026-02-30", 20261130, None):
         refused = session.handle({"op": "daily", "date": bad})
         assert refused["error"]["code"] == "bad-request"
+    replayed = session.handle({"op": "replay", "link": "#replay=SD1-S1-AAAAABD.AQAFAgEDBQAPPRv7"})
+    assert replayed["ok"] and "state" not in replayed and replayed["replay"]["steps"] == 5
     # An op that needs a game still says so.
     assert session.handle({"op": "replay_link"})["error"]["code"] == "no-game"
 

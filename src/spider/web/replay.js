@@ -8,6 +8,7 @@
 import { t } from "./i18n.js";
 import { showMessage, toast } from "./messages.js";
 import { Renderer } from "./render.js";
+import * as settings from "./settings.js";
 
 /** @typedef {import("./types.js").GameState} GameState */
 /** @typedef {import("./types.js").Reply} Reply */
@@ -30,6 +31,7 @@ const playBtn = $("[data-replay-play]");
 const TABLE_PARTS = { "#table": "[data-replay-table]", "#columns": "[data-replay-columns]" };
 const root = { querySelector: (/** @type {string} */ sel) => dlg.querySelector(TABLE_PARTS[/** @type {keyof TABLE_PARTS} */ (sel)] ?? sel) };
 const renderer = new Renderer(/** @type {Document} */ (/** @type {unknown} */ (root)));
+renderer.animationsEnabled = () => settings.animate();
 
 /** @type {{ask: Ask, link: string, steps: number, shown: number, wanted: number, busy: boolean, timer: number | null}} */
 const view = { ask: async () => ({ ok: false }), link: "", steps: 0, shown: 0, wanted: 0, busy: false, timer: null };
