@@ -22,8 +22,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from spider import Game
+from spider import Game, Move
 from spider.protocol import Session
+from spider.replay import encode_replay
 from spider.serve_bytecode import STAMP_NAME, load_bytecode
 from spider.serve_engine import build_engine_zip
 from spider.serve_runtime import default_bytecode_dir
@@ -312,6 +313,12 @@ def position_of(code: str) -> str:
     return position
 
 
+def replay_link_of(code: str, move: Move) -> str:
+    game = Game.from_code(code)
+    game.push(move)
+    return encode_replay(game)
+
+
 def every_op() -> list[dict[str, Any]]:
     """Every protocol op, with the solver's and the hint's, each answered ok."""
     game = Game.from_code(CODE)
@@ -330,6 +337,9 @@ def every_op() -> list[dict[str, Any]]:
         {"op": "deal"},
         {"op": "set", "undo_limit": 100},
         {"op": "state"},
+        {"op": "daily", "date": "2026-11-30"},
+        {"op": "replay_link"},
+        {"op": "replay", "link": replay_link_of(CODE, move), "step": 1},
         {"op": "hint", "index": 0},
         {"op": "hint", "index": 1},
         {"op": "status", "node_limit": 2000},

@@ -7,20 +7,24 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import sys
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
+from .daily import daily_deals, parse_day
 from .errors import IllegalMove, InvalidCode
 from .game import Game
 from .limits import MAX_SAVED_CHARS, excerpt
 from .moves import action_from_text, action_text
 from .render import render_text
+from .replay import InvalidReplay, Replay, decode_replay, encode_replay, replay_notation
 from .serve_headers import KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SEND_TIMEOUT
 from .shuffle import MAX_NUMBER
 
@@ -88,8 +92,8 @@ _SEED = _int_type(0, 2**32 - 1, "a seed")
 _THINK_SECONDS = _positive_number(86_400, "a number of seconds")
 
 
-def load_game(source: str) -> Game:
-    """A game from a code, a position text, a file holding either, or a saved-game JSON file."""
+def _source_text(source: str) -> str:
+    """The text of ``source``: the file it names (within a size bound), else ``source`` itself."""
     text = source.strip()
     try:
         is_file = len(text) < 4096 and Path(text).is_file()
@@ -103,6 +107,12 @@ def load_game(source: str) -> Game:
             text = path.read_text(encoding="utf-8").strip()
         except UnicodeDecodeError:
             raise ValueError(f"{excerpt(text)}: the file is not UTF-8 text") from None
+    return text
+
+
+def load_game(source: str) -> Game:
+    """A game from a code, a position text, a file holding either, or a saved-game JSON file."""
+    text = _source_text(source)
     if text.startswith("{"):
         return Game.from_json(text)
     if text.upper().startswith(("SP1-", "SD1-")):
@@ -300,6 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_deal_options(play)
     play.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     play.set_defaults(handler=_command_play)
+    _add_share_commands(commands)  # issue 15: daily, replay (see the block below)
 
     serve = commands.add_parser("serve", help="serve the web app")
     serve.add_argument(
@@ -614,6 +625,89 @@ def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
 
 
 # ----------------------------------------------------------------- end of solver commands
+
+
+# ----------------------------------------------------------------- daily and replays (issue 15)
+
+
+def _day(text: str) -> date:
+    """An argparse type: a date written YYYY-MM-DD."""
+    try:
+        return parse_day(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _command_daily(args: argparse.Namespace) -> int:
+    day: date = args.date or date.today()
+    print(f"Daily deals of {day.isoformat()} (each proven winnable):")
+    for deal in daily_deals(day):
+        options = deal.options
+        name = f"{options.game} {options.suits} suit{'s' if options.suits > 1 else ''}"
+        if options.game == "spider" and options.suits > 1:
+            name += f" {options.rule}"
+        print(f"  {name:26s} {deal.code}")
+    return 0
+
+
+def _command_replay(args: argparse.Namespace) -> int:
+    text = _source_text(args.source)
+    if text.startswith("{"):
+        game = Game.from_json(text)
+        replay = Replay(game.code or "", game.scoring, game.played)
+        start = game.start_position()
+        link = None
+        # A game without a code, or opened mid-game, is shown but makes no link.
+        with contextlib.suppress(InvalidReplay):
+            link = encode_replay(game)
+    else:
+        replay = decode_replay(text)
+        start = replay.start()
+        link = None
+    label = start.code or "position"
+    count = len(replay.actions)
+    print(f"{label} ({start.scoring} scoring), {count} action{'' if count == 1 else 's'}:")
+    print(replay_notation(replay) or "(none)")
+    final = start
+    for action in replay.actions:
+        final.push(action)
+    print()
+    print(render_text(final.position(), symbols=not args.ascii))
+    if final.is_won:
+        print("\nWon.")
+    if args.text:
+        print()
+        print(final.to_text())
+    if link is not None:
+        print(f"\nReplay link: {link}")
+    return 0
+
+
+def _add_share_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    daily = commands.add_parser(
+        "daily",
+        help="print the daily deal of every variant (the same for every player)",
+        description="Print the daily deal of every variant: a deal proven winnable, the same for "
+        "every player on the same date (see docs/shuffle.md).",
+    )
+    daily.add_argument(
+        "--date", type=_day, default=None, help="YYYY-MM-DD (default: today, local date)"
+    )
+    daily.set_defaults(handler=_command_daily)
+
+    replay = commands.add_parser(
+        "replay",
+        help="print the moves and the final position of a replay link or a saved game",
+        description="Print the moves and the final position of a replay link (#replay=...), an "
+        "address holding one, a text file holding one, or a saved game (JSON).",
+    )
+    replay.add_argument("source", metavar="LINK_OR_FILE", help="replay link or file")
+    replay.add_argument("--text", action="store_true", help="also print the position text")
+    replay.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    replay.set_defaults(handler=_command_replay)
+
+
+# ----------------------------------------------------------------- end of daily and replays
 
 
 def main(argv: list[str] | None = None) -> int:

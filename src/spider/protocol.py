@@ -43,6 +43,7 @@ from .protocol_fields import (
     text_field,
     undo_limit_field,
 )
+from .protocol_share import share_operations
 from .shuffle import MAX_NUMBER
 from .solver.protocol_ops import solver_operations
 
@@ -185,6 +186,8 @@ class Session:
         }
         # Hints, the no-moves check and the solver: from spider.solver.
         self._ops.update(solver_operations(self))
+        # The daily deal and replay links: from spider.protocol_share (no game needed).
+        self._ops.update(share_operations(self, game_view))
 
     def register(self, op: str, handler: Handler) -> None:
         """Add an operation: ``handler`` takes the request and returns an :class:`Answer`."""
@@ -248,11 +251,12 @@ class Session:
 
     def _answer(self, request_id: Any, op: str, handler: Handler, request: dict[str, Any]) -> Reply:
         answer = handler(request)
-        game = self.require_game()
+        game = self.game  # None only for the operations that need no game (daily, replay)
         reply: Reply = {"id": request_id, "ok": True, "version": PROTOCOL_VERSION}
-        reply["state"] = game_view(game)
+        if game is not None:
+            reply["state"] = game_view(game)
         reply["events"] = answer.events
-        if op != "state":
+        if op != "state" and game is not None:
             reply["saved"] = game.to_json()
         reply.update(answer.fields)
         return reply

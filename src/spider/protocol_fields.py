@@ -40,6 +40,8 @@ _ProtocolOnlyCode = Literal[
     "invalid-code",
     "invalid-position",
     "invalid-saved",
+    "invalid-replay",
+    "not-replayable",
     "bad-request",
     "no-game",
     "internal-error",

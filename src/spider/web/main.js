@@ -10,6 +10,7 @@
 import { shake } from "./anim.js";
 import { engine } from "./boot.js";
 import { showEngineStatus, updateStatus } from "./controls.js";
+import * as daily from "./daily.js";
 import { Demo } from "./demo.js";
 import * as dialogs from "./dialogs.js";
 import { DragController } from "./drag.js";
@@ -21,6 +22,7 @@ import { NoMoves } from "./nomoves.js";
 import * as recent from "./recent.js";
 import { record } from "./records.js";
 import { Renderer } from "./render.js";
+import * as replay from "./replay.js";
 import { Saver } from "./saving.js";
 import * as settings from "./settings.js";
 import * as solver from "./solver.js";
@@ -203,6 +205,7 @@ store.subscribe(view);
 store.subscribe(clock);
 store.subscribe((change) => record(change, { elapsed: () => timer.elapsed, settled, onNew: openNewGame }));
 store.subscribe(saving);
+store.subscribe((change) => daily.record(change, () => timer.elapsed)); // issue 15: daily wins
 store.subscribe(announcements);
 store.subscribe((change) => {
   const { reply, req, ctx } = change;
@@ -490,6 +493,9 @@ const ACTIONS = {
   settings: () => dialogs.openSettings(settings.get(), (/** @type {any} */ patch) => settings.update(patch)),
   help: () => dialogs.openHelp(store.state.game?.game ?? "spider"),
   share,
+  // issue 15: the daily deals, and replay links (the engine makes and reads them)
+  daily: () => daily.open(ask, { onPlay: openCode }),
+  "share-replay": () => replay.share(ask),
   solve: () => solver.openCheck(solverHooks()),
   solution: () => solver.openSolution(solverHooks()),
   "demo-stop": () => {}, // stopped below, as any control does
@@ -546,6 +552,7 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
     renderer.relabel();
     dialogs.relabel();
     solver.relabel();
+    replay.relabel();
     updateStatus(store.state);
     showEngineStatus(store.state);
     if (!storage.canSave()) notice(i18n.t("storage.write"));
@@ -556,6 +563,9 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
   if (changed.includes("undoLimit") && store.state.game) send({ op: "set", undo_limit: s.undoLimit }, { quiet: true });
   if (changed.includes("noMoves")) noMoves.check();
 });
+
+// A replay link pasted into the address bar of an open page.
+addEventListener("hashchange", () => booted.then(() => replay.openFromAddress(ask)));
 
 // ---- lifetime ----
 
@@ -587,6 +597,8 @@ const booted = startApp({ store, engine, saver, send, paint, timer }).then(
   () => {
     performance.mark("spider:engine-ready");
     reportStorageProblems();
+    daily.prepare(ask);
+    replay.openFromAddress(ask);
   },
   (err) => {
     console.error(err);

@@ -49,6 +49,8 @@ const SHELL = [
   "/types.js",
   "/sound.js",
   "/taps.js",
+  "/daily.js",
+  "/replay.js",
   "/worker.js",
   "/locales/en.js",
   "/locales/ca.js",
