@@ -71,6 +71,12 @@ def test_undo_restores_the_exact_previous_state(
         after = game.to_text()
         game.undo()
         assert (game.state_key(), game.to_text(), game.score, game.moves, game.deals_left) == before
+        # What undo puts back (the movable groups too) is what a fresh game finds there.
+        fresh = Game.from_text(game.to_text())
+        assert game.legal_moves() == fresh.legal_moves()
+        assert [game.movable_count(index) for index in range(len(game.columns))] == [
+            fresh.movable_count(index) for index in range(len(fresh.columns))
+        ]
         game.redo()
         assert game.to_text() == after
 

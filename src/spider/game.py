@@ -31,7 +31,7 @@ from .rules import (
     legal_moves,
     scored,
     settle,
-    settle_move,
+    turns_over,
 )
 from .shuffle import MAX_NUMBER, shuffled_deck
 from .winnable import random_winnable_number
@@ -50,16 +50,17 @@ DEFAULT_UNDO_LIMIT: Final = 400
 """Default undo depth (as in seed 004); 100 reproduces seeds 000 and 001."""
 
 
-class MoveRecord(NamedTuple):
-    """What undoing a card move needs: the move, the cards it turned, the run it removed."""
+MoveRecord: TypeAlias = tuple[int, int, int, bool, int, bool, int, int, int]
+"""What undoing a card move needs: ``(src, dst, count, card turned in src, suit index of the run
+removed from dst or -1, card turned under that run, score before, movable-group length of src
+before, of dst before)``; the last two are the cache of :meth:`Game.movable_count` (-1 when not
+computed), which undo puts back instead of computing it again.
 
-    src: int
-    dst: int
-    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose
-    turned_src: bool
-    run_suit: int  # suit index of the run removed from ``dst``, -1 when none
-    turned_dst: bool  # a card turned under that run
-    previous_score: int
+A plain tuple, not a NamedTuple: it is made and taken apart on every move and undo, where an
+instance of a tuple subclass costs about 1,100 machine instructions more per move and undo
+(CPython builds it through ``tuple_subtype_new`` and unpacks it through the iterator protocol;
+measured with ``benchmarks/before_after.py --instructions``).  A history entry is told apart by
+its type: :class:`DealRecord` or not."""
 
 
 class DealRecord(NamedTuple):
@@ -484,9 +485,9 @@ class Game:
         snapshot = [tuple(column) for column in columns]
         positions: list[tuple[tuple[int, ...], ...]] = []
         for record in reversed(self._history):
-            if not isinstance(record, MoveRecord):
-                break  # a deal
-            src, dst, count, flipped_src, run_suit, flipped_dst, _ = record
+            if isinstance(record, DealRecord):
+                break
+            src, dst, count, flipped_src, run_suit, flipped_dst, *_ = record
             if flipped_src or flipped_dst or run_suit >= 0:
                 break
             source, target = columns[src], columns[dst]
@@ -523,8 +524,8 @@ class Game:
         record = self._last
         if record is None:
             return None
-        if isinstance(record, MoveRecord):
-            src, dst, count, flipped_src, run_suit, flipped_dst, _ = record
+        if not isinstance(record, DealRecord):
+            src, dst, count, flipped_src, run_suit, flipped_dst, *_ = record
             return Effects(
                 Move(src, dst, count),
                 (src,) * flipped_src + (dst,) * flipped_dst,
@@ -567,9 +568,10 @@ class Game:
         """
         lengths = self._group
         if min(lengths) < 0:  # a column changed since the last call: fill the cache again
+            cols, down, flexible = self._cols, self._down, self._flexible
             for index, length in enumerate(lengths):
                 if length < 0:
-                    self._group_length(index)
+                    lengths[index] = group_length(cols[index], down[index], flexible)
         return legal_moves(self._cols, lengths)
 
     def is_legal(self, move: Move) -> bool:
@@ -602,8 +604,8 @@ class Game:
             raise IllegalMove("same-column", "a group cannot move onto its own column")
         column = cols[src]
         movable = self._group[src]
-        if movable < 0:
-            movable = self._group_length(src)
+        if movable < 0:  # the cache of _group_length, filled here without its frame
+            movable = self._group[src] = group_length(column, self._down[src], self._flexible)
         if count < 1 or count > movable:  # the movable group lies within the face-up cards
             self._check_count(src, count)
             kind = "in descending order" if self._flexible else "of one suit in descending order"
@@ -665,9 +667,15 @@ class Game:
         del source[-count:]
         previous_score = self._score
         group = self._group
+        group_src = group[src]
+        group_dst = group[dst]
         group[src] = -1
         group[dst] = -1
-        flipped_src, run_suit, flipped_dst = settle_move(source, down[src], target, down[dst])
+        flipped_src = turns_over(len(source), down[src])
+        if target[-1] & 15 == 1:  # only an ace on top can complete a run: settle only then
+            run_suit, flipped_dst = settle(target, down[dst])
+        else:
+            run_suit, flipped_dst = -1, False
         if flipped_src:
             down[src] -= 1
         self._moves += 1
@@ -678,8 +686,16 @@ class Game:
         self._score = scored(
             previous_score, self._standard, self._floor, run_suit >= 0, flipped_src + flipped_dst
         )
-        record = tuple.__new__(
-            MoveRecord, (src, dst, count, flipped_src, run_suit, flipped_dst, previous_score)
+        record = (
+            src,
+            dst,
+            count,
+            flipped_src,
+            run_suit,
+            flipped_dst,
+            previous_score,
+            group_src,
+            group_dst,
         )
         self._history.append(record)
         self._last = record
@@ -765,8 +781,18 @@ class Game:
         cols = self._cols
         down = self._down
         group = self._group
-        if isinstance(record, MoveRecord):
-            src, dst, count, flipped_src, run_suit, flipped_dst, previous_score = record
+        if not isinstance(record, DealRecord):
+            (
+                src,
+                dst,
+                count,
+                flipped_src,
+                run_suit,
+                flipped_dst,
+                previous_score,
+                group_src,
+                group_dst,
+            ) = record
             target = cols[dst]
             if run_suit >= 0:
                 if flipped_dst:
@@ -779,8 +805,8 @@ class Game:
                 down[src] += 1
             source += target[-count:]
             del target[-count:]
-            group[src] = -1
-            group[dst] = -1
+            group[src] = group_src
+            group[dst] = group_dst
             self._score = previous_score
             self._moves -= 1
             return

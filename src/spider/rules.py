@@ -33,7 +33,6 @@ __all__ = [
     "may_deal",
     "scored",
     "settle",
-    "settle_move",
     "turns_over",
 ]
 
@@ -138,19 +137,6 @@ def turns_over(size: int, down: int) -> bool:
     """True when a column of ``size`` cards, ``down`` of them face down, must turn its top card:
     every card left is face down."""
     return size > 0 and size == down
-
-
-def settle_move(
-    source: list[int], source_down: int, target: list[int], target_down: int
-) -> tuple[bool, int, bool]:
-    """Settle both columns of a card move (in place), ``source`` having given the cards that
-    ``target`` received: ``(card turned in source, suit index of the run removed from target or
-    -1, card turned in target)``."""
-    turned = turns_over(len(source), source_down)
-    if target[-1] & 15 != 1:  # only an ace can complete a run
-        return turned, -1, False
-    run_suit, turned_target = settle(target, target_down)
-    return turned, run_suit, turned_target
 
 
 def settle(cards: list[int], down: int) -> tuple[int, bool]:
