@@ -1,4 +1,4 @@
-""""Where did I lose it?": the review on games built to lose at a known move, its CLI and op.
+"""The review ("where did I lose it?") on games built to lose at a known move, its CLI and op.
 
 The games are 2-suit Spiderette endgames without a stock (two runs already removed), where the
 solver decides every position within a few hundred positions, so the node budgets below make

@@ -1,4 +1,4 @@
-""" "Where did I lose it?": the move that made a game unwinnable, found with the full solver.
+"""Where did I lose it? The move that made a game unwinnable, found with the full solver.
 
 :func:`review` walks over the game's *played line*: the actions from the start of the game (the
 deal, or the position it was opened at) to now, as :attr:`spider.game.Game.played` keeps them.
