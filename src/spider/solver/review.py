@@ -37,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from ..cards import card_text
 from ..game import Game
 from ..moves import DEAL, Action, Move, action_from_text, action_text
 from .hint import Hint, hint
@@ -157,9 +158,13 @@ class LosingMove:
             "number": self.number,
             "notation": action_text(self.action),
             "action": action_request(self.action),
+            "card": _moved_card(self.before, self.action),
             "before": self.before,
             "winning": None if self.winning is None else action_text(self.winning),
             "hint": self.hint.to_json(),
+            "hint_card": None
+            if self.hint.move is None
+            else _moved_card(self.before, self.hint.move),
             "hint_same": self.hint_same,
             "think": None if self.think is None else action_text(self.think),
             "think_same": self.think_same,
@@ -473,6 +478,15 @@ def _losing_move(line: _Line, bounds: _Bounds, think_iterations: int) -> LosingM
         thought,
         None if thought is None else thought == action,
     )
+
+
+def _moved_card(before: str, action: Action) -> str | None:
+    """The card at the bottom of the group ``action`` moves in position ``before`` (None for a
+    deal): the page names it, since it does not hold the cards of that position."""
+    if not isinstance(action, Move):
+        return None
+    column = Game.from_text(before).position().columns[action.src]
+    return card_text(column[-action.count])
 
 
 def _report_lines(report: ReviewReport) -> list[str]:
