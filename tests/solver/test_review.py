@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from spider import Game
+from spider.cards import card_text
 from spider.cli import main
 from spider.moves import Move, action_from_text
 from spider.protocol import Session
@@ -253,6 +254,10 @@ def test_protocol_review_with_progress() -> None:
         "count": losing.count,
     }
     assert result["losing"]["hint"]["notation"]
+    # The page names the cards, since it does not hold that position's cards.
+    column = Game.from_text(before).position().columns[losing.src]
+    assert result["losing"]["card"] == card_text(column[-losing.count])
+    assert result["losing"]["hint_card"] is not None
     assert seen and seen[0]["probing"] == 6 and seen[0]["moves"] == 6
     assert reply["state"]["moves"] == game.moves  # the game is as it was
 

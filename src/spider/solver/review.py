@@ -489,6 +489,15 @@ def _moved_card(before: str, action: Action) -> str | None:
     return card_text(column[-action.count])
 
 
+_WHY_NOT: Final[dict[ReviewReason, str]] = {
+    "decided": "decided",
+    "undecided": "the solver left undecided, within its budget, a position a claim needs",
+    "time-limit": "the time ran out before the solver decided the positions a claim needs",
+    "stopped": "the review was stopped",
+    "interrupted": "the review was interrupted",
+}
+
+
 def _report_lines(report: ReviewReport) -> list[str]:
     label = report.code or "game"
     head = f"{label}: {report.moves} action{'s' if report.moves != 1 else ''} played"
@@ -504,7 +513,7 @@ def _report_lines(report: ReviewReport) -> list[str]:
     elif status == "lost" and report.losing is not None:
         lines += _losing_lines(report.losing)
     else:
-        lines.append(f"Could not tell ({report.reason}): the solver did not decide in time.")
+        lines.append(f"Could not tell: {_WHY_NOT[report.reason]}.")
         lines.append("  " + _bounds_text(report))
     solved = sum(probe.status != "undecided" for probe in report.probes)
     lines.append(
