@@ -64,7 +64,7 @@ const startBtn = $("[data-action='review-start']", dlg);
 const practiceBtn = $("[data-action='review-practice']", dlg);
 const cancelBtn = $("[data-action='review-cancel']", dlg);
 
-/** @type {(Hooks & {saved: string, result?: Review}) | null} the review of the dialog now open */
+/** @type {(Hooks & {saved: string, result?: Review, took?: number}) | null} the review of the dialog now open */
 let session = null;
 let startedAt = 0;
 
@@ -77,8 +77,9 @@ function setPhase(phase) {
   dlg.classList.toggle("busy", phase === "running");
 }
 
-function seconds() {
-  return t("solve.seconds", { n: Math.max(1, Math.ceil((performance.now() - startedAt) / 1000 - 0.05)) });
+/** The time since Start as the player waited for it (never "0 s"), or `took` seconds. */
+function seconds(took = (performance.now() - startedAt) / 1000) {
+  return t("solve.seconds", { n: Math.max(1, Math.ceil(took - 0.05)) });
 }
 
 /** @param {{probing: number, probes: number, moves: number}} p */
@@ -129,6 +130,7 @@ startBtn.addEventListener("click", async () => {
     const result = /** @type {Review} */ (await solver.reviewSaved(s.saved, options));
     if (session !== s) return;
     s.result = result;
+    s.took = (performance.now() - startedAt) / 1000;
     show(result);
   } catch (err) {
     if (session !== s || err?.name === "AbortError") return;
@@ -152,7 +154,7 @@ function show(r) {
   textEl.textContent = resultText(r);
   detailEl.textContent = r.losing ? losingText(r.losing) : boundsText(r);
   noteEl.textContent = r.status === "won" ? "" : t("review.note");
-  progressEl.textContent = t("review.done", { time: seconds() });
+  progressEl.textContent = t("review.done", { time: seconds(session?.took) });
   drawTimeline(r);
   setPhase("result");
 }
@@ -203,6 +205,7 @@ function losingText(l) {
 function drawTimeline(r) {
   timelineEl.replaceChildren();
   timelineEl.hidden = r.moves === 0;
+  timelineEl.classList.toggle("dense", r.moves > 60); // no gaps: hundreds of moves fit a phone
   const won = r.status === "won" || r.status === "still-winnable";
   const low = won ? r.moves : (r.last_winnable ?? -1);
   const high = r.first_unwinnable ?? r.moves + 1;
