@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from spider import Game
 from spider.cards import card_text
@@ -156,6 +158,45 @@ def test_an_undone_move_is_not_on_the_line() -> None:
     assert game.played[-1] == losing
     again = review(game, time_limit=None, node_limit=NODES)
     assert again.status == "lost" and again.losing is not None and again.losing.number == 4
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    start=st.sampled_from([ENDGAME, HINT_LOSES]),
+    picks=st.lists(st.integers(min_value=0, max_value=50), max_size=8),
+)
+def test_every_claim_holds_against_the_solver(start: str, picks: list[int]) -> None:
+    """Random lines from two endgames: what the review claims, the solver confirms position by
+    position (these endgames are decided within the node budget, so it never has to guess)."""
+    game = Game.from_text(start)
+    for pick in picks:
+        moves = game.legal_moves()
+        if not moves or game.is_won:
+            break
+        game.push(moves[pick % len(moves)])
+    report = review(game, time_limit=None, node_limit=NODES, think_iterations=0)
+    start_game = game.start_position()
+
+    def status(index: int) -> str:
+        position = start_game.copy(history=False)
+        for action in game.played[:index]:
+            position.push(action)
+        return solve(position, time_limit=None, node_limit=NODES).status
+
+    statuses = [status(index) for index in range(len(game.played) + 1)]
+    assert "undecided" not in statuses
+    # Monotone: once lost, lost for good.
+    assert statuses == sorted(statuses, key=lambda value: value == "unwinnable")
+    if game.is_won:
+        assert report.status == "won"
+    elif statuses[-1] == "winnable":
+        assert report.status == "still-winnable"
+    elif statuses[0] == "unwinnable":
+        assert report.status == "never-winnable"
+    else:
+        number = statuses.index("unwinnable")
+        assert report.status == "lost" and report.losing is not None
+        assert report.losing.number == number and report.losing.action == game.played[number - 1]
 
 
 def test_undecided_is_could_not_tell_never_a_guess() -> None:
