@@ -367,7 +367,7 @@ def huge_undo_file(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["show", "hint", "solve", "play"])
+@pytest.mark.parametrize("command", ["show", "hint", "solve", "play", "review"])
 def test_cli_refuses_a_saved_game_with_a_huge_undo_limit(
     command: str, huge_undo_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -385,6 +385,8 @@ def test_cli_refuses_a_saved_game_with_a_huge_undo_limit(
         ["solve", "SP1-S1C-AAAAAAD", "--time-limit", "-5"],
         ["solve", "SP1-S1C-AAAAAAD", "--time-limit", "inf"],
         ["solve", "SP1-S1C-AAAAAAD", "--memory", "0"],
+        ["review", "SP1-S1C-AAAAAAD", "--time", "nan"],
+        ["review", "SP1-S1C-AAAAAAD", "--position-time", "-1"],
         ["analyze", "--deals", "0-9", "--time-limit", "nan", "--out", "x.csv"],
         ["analyze", "--deals", "0-9", "--workers", "0", "--out", "x.csv"],
         ["new", "--number", "99999999999"],

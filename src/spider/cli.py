@@ -496,6 +496,37 @@ def _command_solve(args: argparse.Namespace) -> int:
     return 0 if result.status != "undecided" else 1
 
 
+def _command_review(args: argparse.Namespace) -> int:
+    from .solver.review import ReviewProgress, review
+
+    game = load_game(args.source)
+
+    def show(progress: ReviewProgress) -> None:
+        print(
+            f"\rposition {progress.probing} of {progress.moves}, "
+            f"{progress.probes} searched, {progress.elapsed:.1f}s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    report = review(
+        game,
+        time_limit=args.time,
+        position_time_limit=min(args.time, args.position_time),
+        memory_limit_mb=args.memory,
+        progress=None if args.json or args.quiet else show,
+        progress_every=20_000,
+    )
+    if not (args.json or args.quiet):
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print("\n".join(report.lines()))
+    return 1 if report.status == "could-not-tell" else 0
+
+
 def _command_analyze(args: argparse.Namespace) -> int:
     from .solver.analyze import analyze, parse_deals
 
@@ -585,6 +616,38 @@ def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.add_argument("--quiet", action="store_true", help="no progress on stderr")
     solve.set_defaults(handler=_command_solve)
+
+    review = commands.add_parser(
+        "review",
+        help='"where did I lose it?": the move that made a game unwinnable',
+        description="Walk back over a saved game's played line (undone actions are not on it) "
+        "with the full solver and find the last position from which it could still be won, "
+        "the move that lost it, and what the fair hint would have played there. A spoiler: "
+        "the solver sees the face-down cards and the stock.",
+        epilog="Exit status: 0 when decided (won, still winnable, lost at a move, never "
+        "winnable), 1 when the solver could not tell within the limits, 2 for bad input.",
+    )
+    review.add_argument("source", help="saved game (JSON file), game code or position text")
+    review.add_argument(
+        "--time",
+        type=_SECONDS,
+        default=60.0,
+        metavar="S",
+        help="seconds for the whole review (default: 60)",
+    )
+    review.add_argument(
+        "--position-time",
+        type=_SECONDS,
+        default=10.0,
+        metavar="S",
+        help="seconds of solver per position (default: 10)",
+    )
+    review.add_argument(
+        "--memory", type=_MEGABYTES, default=2048, help="memory bound in MB (default: 2048)"
+    )
+    review.add_argument("--json", action="store_true", help="print the review as JSON")
+    review.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    review.set_defaults(handler=_command_review)
 
     analyze = commands.add_parser(
         "analyze",

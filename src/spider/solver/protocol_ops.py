@@ -1,4 +1,5 @@
-"""Protocol operations of the solver package: ``hint``, ``status``, ``solve`` and ``think``.
+"""Protocol operations of the solver package: ``hint``, ``status``, ``solve``, ``think`` and
+``review`` (:mod:`.review_op`).
 
 :func:`solver_operations` gives them to a :class:`spider.protocol.Session`.  They answer with
 the usual state and add their own fields:
@@ -35,6 +36,7 @@ from ..protocol_fields import (
 )
 from .hint import HintReport, hint_report, visited_positions
 from .nomoves import DEFAULT_NODE_LIMIT, check_no_moves
+from .review_op import review_op
 from .search import SolveProgress, solve
 from .think import DEFAULT_ITERATIONS, ThinkProgress, think
 from .view import VisibleView
@@ -68,13 +70,14 @@ def solve_actions(solution: list[str]) -> list[dict[str, Any]]:
 
 
 def solver_operations(session: GameHolder) -> dict[str, Handler]:
-    """The ``hint``, ``status``, ``solve`` and ``think`` operations of ``session``."""
+    """The ``hint``, ``status``, ``solve``, ``think`` and ``review`` operations of ``session``."""
     hints = _Hints(session)
     return {
         "hint": hints.answer,
         "status": lambda request: _status(session, request),
         "solve": lambda request: _solve(session, request),
         "think": lambda request: _think(session, request),
+        "review": lambda request: review_op(session, request),
     }
 
 

@@ -23,6 +23,7 @@ import * as recent from "./recent.js";
 import { record } from "./records.js";
 import { Renderer } from "./render.js";
 import * as replay from "./replay.js";
+import * as review from "./review.js";
 import { Saver } from "./saving.js";
 import * as settings from "./settings.js";
 import * as solver from "./solver.js";
@@ -245,6 +246,7 @@ function onNoMovesChoice(choice) {
   if (choice === "undo") undo();
   else if (choice === "restart") send({ op: "restart" }, { kind: "restart", t0: now() });
   else if (choice === "new") openNewGame();
+  else if (choice === "review") openReview();
 }
 
 // ---- player actions ----
@@ -385,6 +387,37 @@ async function share() {
   }
 }
 
+// ---- "Where did I lose it?" (review.js) ----
+
+/** Reviews the game on the table (`saved`: or a game left for another, offered in a toast). */
+function openReview(saved = store.state.saved) {
+  review.open({ getSaved: () => saved, practice });
+}
+
+/**
+ * Plays on from a position of a review as a practice game: opened like a position, and never
+ * counted in the statistics or records (`ctx.practice`, state.js), even at a deal's first layout.
+ * The fair hint for that position is shown on the table at once.
+ * @param {string} position
+ */
+async function practice(position) {
+  if (!(await confirmAbandon())) return;
+  const req = { op: "open", position, undo_limit: settings.get().undoLimit };
+  const reply = await send(req, { kind: "new", t0: now(), practice: true });
+  if (!reply.ok) return;
+  toast(i18n.t("review.practice.started"));
+  await settled();
+  hints.show();
+}
+
+store.subscribe(({ abandoned, prev, ctx, state }) => {
+  html.dataset.practice = String(state.meta.practice === true);
+  // A game left unfinished for another: the review is offered, never run unasked (a spoiler).
+  if (!abandoned || ctx?.practice || !prev.saved || !abandoned.meta.started || abandoned.meta.won) return;
+  const saved = prev.saved;
+  toast(i18n.t("review.offer"), { label: i18n.t("action.review"), run: () => openReview(saved) });
+});
+
 function solverHooks() {
   return { getSaved: () => store.state.saved, play: (/** @type {Request[]} */ actions) => demo.play(actions) };
 }
@@ -498,6 +531,7 @@ const ACTIONS = {
   "share-replay": () => replay.share(ask),
   solve: () => solver.openCheck(solverHooks()),
   solution: () => solver.openSolution(solverHooks()),
+  review: () => openReview(),
   "demo-stop": () => {}, // stopped below, as any control does
   retry: () => {
     store.set({ engine: "loading" });
@@ -553,6 +587,7 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
     dialogs.relabel();
     solver.relabel();
     replay.relabel();
+    review.relabel();
     updateStatus(store.state);
     showEngineStatus(store.state);
     if (!storage.canSave()) notice(i18n.t("storage.write"));

@@ -58,6 +58,7 @@ function readMeta(meta) {
     counted: m.counted === true,
     won: m.won === true,
     assisted: m.assisted === true,
+    practice: m.practice === true,
   };
 }
 

@@ -75,6 +75,21 @@ export async function solveSaved(saved, { timeLimit = CHECK_SECONDS, onProgress 
 }
 
 /**
+ * "Where did I lose it?": reviews the game of `saved` (op `review`, docs/protocol.md) in the
+ * solver's worker; resolves with the `review` field.
+ * @param {string} saved
+ * @param {{timeLimit?: number, positionTimeLimit?: number, onProgress?: (data: any) => void}} [opts]
+ */
+export async function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTimeLimit = 10, onProgress } = {}) {
+  const loaded = await ask({ op: "load", saved });
+  if (!loaded.ok) throw new Error(loaded.error?.code ?? "invalid-saved");
+  const req = { op: "review", time_limit: timeLimit, position_time_limit: positionTimeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
+  const reply = await ask(req, onProgress);
+  if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
+  return reply.review;
+}
+
+/**
  * The full "no more moves" check of the game of `saved`, in the solver's worker (used when the
  * game engine's quick, bounded check could not decide). Resolves with the `status` reply.
  */

@@ -17,7 +17,7 @@ const PLAYS = new Set(["move", "auto", "deal"]);
 
 /** @returns {Meta} */
 export function freshMeta() {
-  return { elapsed: 0, started: false, counted: false, won: false, assisted: false };
+  return { elapsed: 0, started: false, counted: false, won: false, assisted: false, practice: false };
 }
 
 /** A name for a new game, unique across tabs. */
@@ -103,12 +103,13 @@ export class Store {
     let abandoned = null;
     if (req.op === "new" || req.op === "open") {
       if (prev.game) abandoned = { game: prev.game, meta: prev.meta };
-      meta = freshMeta();
+      // A practice game (opened from a review) is never counted, even at a deal's first layout.
+      meta = { ...freshMeta(), practice: ctx.practice === true };
       id = newId();
     }
     const game = /** @type {import("./types.js").GameState} */ (reply.state);
     const started = PLAYS.has(req.op) && !meta.started;
-    if (started) meta = { ...meta, started: true, counted: game.from_deal_start === true };
+    if (started) meta = { ...meta, started: true, counted: game.from_deal_start === true && !meta.practice };
     const won = game.won && !meta.won && meta.started;
     if (won) meta = { ...meta, won: true };
     this.state = { ...prev, game, saved: reply.saved ?? prev.saved, meta, id };

@@ -34,6 +34,7 @@ const SHELL = [
   "/render.js",
   "/settings.js",
   "/solver.js",
+  "/review.js",
   "/stats.js",
   "/storage.js",
   "/timer.js",

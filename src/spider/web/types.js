@@ -109,6 +109,7 @@
  * @property {boolean} counted
  * @property {boolean} won
  * @property {boolean} assisted
+ * @property {boolean} [practice] a practice game opened from a review: never counted
  */
 
 /**
@@ -132,6 +133,7 @@
  * @property {number} [col]
  * @property {boolean} [quiet]
  * @property {boolean} [boot]
+ * @property {boolean} [practice] opens a practice game (review.js): in no statistics
  */
 
 /**

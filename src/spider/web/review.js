@@ -1,0 +1,229 @@
+// @ts-check
+// "Where did I lose it?": the review of a game (op `review`, docs/protocol.md) in the solver's
+// worker, with progress and cancel, shown on a timeline of the game's moves. It is a spoiler (the
+// solver reads every card), so it runs only when the player asks: the menu, the "No more moves"
+// dialog, or the offer made when a game is left unfinished. From the result the player can play
+// on from the last winnable position as a practice game that counts in no statistics (main.js
+// opens it with `open` and the context `practice`).
+
+import { cardName, formatNumber, has, t } from "./i18n.js";
+import * as solver from "./solver.js";
+
+/** Seconds for the whole review and for each position the solver judges. */
+export const REVIEW_SECONDS = 60;
+const POSITION_SECONDS = 10;
+
+/**
+ * @typedef {object} ReviewHint
+ * @property {{src: number, dst: number, count: number} | null} move
+ * @property {string} reason
+ */
+
+/**
+ * @typedef {object} LosingMove
+ * @property {number} number
+ * @property {{op: string, src?: number, dst?: number, count?: number}} action
+ * @property {string | null} card
+ * @property {ReviewHint} hint
+ * @property {string | null} hint_card
+ * @property {boolean} hint_same
+ * @property {boolean | null} think_same
+ * @property {"bad-luck" | "mistake"} verdict
+ */
+
+/**
+ * @typedef {object} Review
+ * @property {"won" | "still-winnable" | "lost" | "never-winnable" | "could-not-tell"} status
+ * @property {number} moves
+ * @property {number | null} last_winnable
+ * @property {number | null} first_unwinnable
+ * @property {LosingMove | null} losing
+ * @property {string | null} practice
+ * @property {number} elapsed
+ */
+
+/**
+ * `getSaved`: the saved text of the game to review; `practice(position)`: opens a practice game.
+ * @typedef {{getSaved: () => string | null, practice: (position: string) => void}} Hooks
+ */
+
+/**
+ * @param {string} sel
+ * @param {ParentNode} [root]
+ * @returns {HTMLElement}
+ */
+const $ = (sel, root = document) => /** @type {HTMLElement} */ (root.querySelector(sel));
+
+const dlg = /** @type {HTMLDialogElement} */ ($("#dlg-review"));
+const textEl = $("[data-review-text]", dlg);
+const detailEl = $("[data-review-detail]", dlg);
+const noteEl = $("[data-review-note]", dlg);
+const progressEl = $("[data-review-progress]", dlg);
+const timelineEl = $("[data-review-timeline]", dlg);
+const startBtn = $("[data-action='review-start']", dlg);
+const practiceBtn = $("[data-action='review-practice']", dlg);
+const cancelBtn = $("[data-action='review-cancel']", dlg);
+
+/** @type {(Hooks & {saved: string, result?: Review, took?: number}) | null} the review of the dialog now open */
+let session = null;
+let startedAt = 0;
+
+/** @param {string} phase */
+function setPhase(phase) {
+  dlg.dataset.phase = phase;
+  startBtn.hidden = phase !== "warn";
+  practiceBtn.hidden = !(phase === "result" && session?.result?.practice);
+  cancelBtn.textContent = t(phase === "result" || phase === "error" ? "common.close" : "common.cancel");
+  dlg.classList.toggle("busy", phase === "running");
+}
+
+/** The time since Start as the player waited for it (never "0 s"), or `took` seconds. */
+function seconds(took = (performance.now() - startedAt) / 1000) {
+  return t("solve.seconds", { n: Math.max(1, Math.ceil(took - 0.05)) });
+}
+
+/** @param {{probing: number, probes: number, moves: number}} p */
+function showProgress(p) {
+  progressEl.textContent = t("review.progress", { at: p.probing, moves: p.moves, count: formatNumber(p.probes), time: seconds() });
+}
+
+/**
+ * Opens the dialog at its spoiler warning; the review starts when the player confirms.
+ * @param {Hooks} hooks
+ */
+export function open(hooks) {
+  const saved = hooks.getSaved();
+  if (!saved) return;
+  session = { ...hooks, saved };
+  for (const el of [detailEl, noteEl, progressEl]) el.textContent = "";
+  timelineEl.replaceChildren();
+  timelineEl.hidden = true;
+  delete dlg.dataset.status;
+  delete dlg.dataset.losing;
+  textEl.textContent = t("review.warning");
+  dlg.returnValue = "";
+  if (!dlg.open) dlg.showModal();
+  setPhase("warn");
+  startBtn.focus();
+}
+
+dlg.addEventListener("close", () => {
+  // Closing while it runs (Cancel, Esc) stops the search.
+  if (dlg.dataset.phase === "running") {
+    solver.cancel();
+    setPhase("cancelled");
+  }
+  session = null;
+});
+
+cancelBtn.addEventListener("click", () => dlg.close("done"));
+
+startBtn.addEventListener("click", async () => {
+  const s = session;
+  if (!s) return;
+  startedAt = performance.now();
+  setPhase("running");
+  textEl.textContent = t("review.running");
+  progressEl.textContent = t("solve.starting");
+  try {
+    const options = { timeLimit: REVIEW_SECONDS, positionTimeLimit: POSITION_SECONDS, onProgress: (/** @type {any} */ p) => session === s && showProgress(p) };
+    const result = /** @type {Review} */ (await solver.reviewSaved(s.saved, options));
+    if (session !== s) return;
+    s.result = result;
+    s.took = (performance.now() - startedAt) / 1000;
+    show(result);
+  } catch (err) {
+    if (session !== s || err?.name === "AbortError") return;
+    setPhase("error");
+    textEl.textContent = t("review.error");
+  }
+});
+
+practiceBtn.addEventListener("click", () => {
+  const s = session;
+  const position = s?.result?.practice;
+  if (!s || !position) return;
+  dlg.close("practice");
+  s.practice(position);
+});
+
+/** @param {Review} r */
+function show(r) {
+  dlg.dataset.status = r.status;
+  if (r.losing) dlg.dataset.losing = String(r.losing.number);
+  textEl.textContent = resultText(r);
+  detailEl.textContent = r.losing ? losingText(r.losing) : boundsText(r);
+  noteEl.textContent = r.status === "won" ? "" : t("review.note");
+  progressEl.textContent = t("review.done", { time: seconds(session?.took) });
+  drawTimeline(r);
+  setPhase("result");
+}
+
+/** @param {Review} r */
+function resultText(r) {
+  if (r.status === "won") return t("review.result.won");
+  if (r.status === "still-winnable") return t("review.result.still");
+  if (r.status === "never-winnable") return t("review.result.never");
+  if (r.status === "lost" && r.losing) return t("review.result.lost", { n: r.losing.number });
+  return t("review.result.unknown");
+}
+
+/** What is proven when the review could not tell (or nothing to add). */
+/** @param {Review} r */
+function boundsText(r) {
+  if (r.status !== "could-not-tell") return "";
+  const parts = [];
+  if (r.last_winnable !== null) parts.push(r.last_winnable === 0 ? t("review.bound.start") : t("review.bound.low", { n: r.last_winnable }));
+  if (r.first_unwinnable !== null) parts.push(t("review.bound.high", { n: r.first_unwinnable }));
+  return parts.join(" ");
+}
+
+/** @param {LosingMove} l */
+function losingText(l) {
+  const a = l.action;
+  const played =
+    a.op === "deal" || a.dst === undefined || !l.card
+      ? t("review.move.deal", { n: l.number })
+      : t("review.move.move", { n: l.number, card: cardName(l.card), col: a.dst + 1 });
+  const mv = l.hint.move;
+  let hinted;
+  if (!mv || !l.hint_card) hinted = t("review.hint.none");
+  else {
+    const key = `hint.reason.${l.hint.reason}`;
+    const why = has(key) ? ` ${t(key, { suit: t(`suit.${l.hint_card.slice(-1)}`) })}` : "";
+    hinted = t("review.hint.move", { card: cardName(l.hint_card), col: mv.dst + 1 }) + why;
+  }
+  const verdict = t(l.verdict === "bad-luck" ? "review.badLuck" : "review.mistake");
+  return `${played} ${hinted} ${verdict}`;
+}
+
+/**
+ * The game's moves along a bar: those after which the game could still be won, those after which
+ * it could not, those the solver left undecided, and the losing move marked.
+ * @param {Review} r
+ */
+function drawTimeline(r) {
+  timelineEl.replaceChildren();
+  timelineEl.hidden = r.moves === 0;
+  timelineEl.classList.toggle("dense", r.moves > 60); // no gaps: hundreds of moves fit a phone
+  const won = r.status === "won" || r.status === "still-winnable";
+  const low = won ? r.moves : (r.last_winnable ?? -1);
+  const high = r.first_unwinnable ?? r.moves + 1;
+  for (let i = 1; i <= r.moves; i++) {
+    const step = document.createElement("span");
+    step.className = `step ${i <= low ? "ok" : i >= high ? "lost" : "unknown"}`;
+    if (r.losing && i === r.losing.number) {
+      step.classList.add("losing");
+      step.title = t("review.marker", { n: i });
+    }
+    timelineEl.append(step);
+  }
+  timelineEl.setAttribute("aria-label", t("review.timeline", { n: r.moves }));
+}
+
+/** Re-translates the dialog after a change of language (its result is shown again). */
+export function relabel() {
+  if (!dlg.open || !session) return;
+  if (session.result) show(session.result);
+  else if (dlg.dataset.phase === "warn") textEl.textContent = t("review.warning");
+}

@@ -1,0 +1,136 @@
+""" "Where did I lose it?" in the page: the review runs in the solver's worker and its answer,
+shown on a timeline, is the engine's own in CPython; practice from the last winnable position
+counts in no statistics; a long review shows progress and can be cancelled."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from webapp import assert_shows, click_action, drag, open_app, position_url, settle
+
+from spider import Game
+from spider.moves import Move
+from spider.solver import hint
+from spider.solver.review import review
+
+pytestmark = pytest.mark.browser
+
+# Spiderette, two suits, no stock: winnable, but the fair hint's move (db: it turns a card) makes
+# it unwinnable, which the solver proves at once (tests/solver/test_review.py).
+HINT_LOSES = (
+    "spiderette 2 classic standard / score=600 moves=100 removed=SH / 9S / 2h AH 3S / "
+    "KS KH 5H 10S 7H / 8s qh 7s 2S / 6S 9H / 4h 10h 3H JS QS 5S JH / as 8h 6h 4S / -"
+)
+HARD_CODE = "SP1-S4C-AAAAAAD"  # a 4-suit deal the solver takes long over
+
+STORED = """() => ({
+  stats: localStorage.getItem('spider:stats'),
+  meta: JSON.parse(localStorage.getItem('spider:game') ?? 'null')?.data?.meta ?? null,
+})"""
+
+
+def play(page: Page, profile: str, game: Game, move: Move) -> None:
+    """Plays ``move`` by dragging, on the page and on ``game``."""
+    column = game.columns[move.src]
+    drag(page, profile, move.src, len(column) - move.count, move.dst)
+    game.push(move)
+    settle(page)
+    assert_shows(page, game)
+
+
+def test_review_timeline_and_practice(page: Page, profile: str, screenshot: Any) -> None:
+    game = Game.from_text(HINT_LOSES)
+    open_app(page, position_url(HINT_LOSES))
+    assert_shows(page, game)
+    play(page, profile, game, Move(3, 1, 1))  # what the hint suggests, and it loses
+    play(page, profile, game, game.legal_moves()[0])
+    expected = review(game, time_limit=None, node_limit=5_000, think_iterations=0)
+    assert expected.status == "lost" and expected.losing is not None
+    assert expected.losing.number == 1 and expected.losing.verdict == "bad-luck"
+    before = page.evaluate(STORED)
+
+    # The menu entry: a spoiler warning first, then the review in the solver's worker.
+    click_action(page, "review")
+    dialog = page.locator("#dlg-review")
+    expect(dialog).to_have_attribute("data-phase", "warn")
+    expect(dialog.locator("[data-review-text]")).to_contain_text("Spoiler")
+    dialog.locator('[data-action="review-start"]').click()
+    expect(dialog).to_have_attribute("data-phase", "result", timeout=60_000)
+    expect(dialog).to_have_attribute("data-status", "lost")
+    expect(dialog).to_have_attribute("data-losing", "1")
+    expect(dialog.locator("[data-review-text]")).to_contain_text("lost at move 1")
+    detail = dialog.locator("[data-review-detail]")
+    expect(detail).to_contain_text("Move 1 put 2 of spades on column 2.")
+    expect(detail).to_contain_text(
+        "the hint suggested 2 of spades to column 2. It turns a card face up."
+    )
+    expect(detail).to_contain_text("Bad luck")
+    expect(dialog.locator("[data-review-note]")).to_contain_text("which you could not see")
+    steps = dialog.locator("[data-review-timeline] .step")
+    expect(steps).to_have_count(2)
+    assert steps.evaluate_all("(els) => els.map((el) => el.className)") == [
+        "step lost losing",
+        "step lost",
+    ]
+    screenshot(page, "review-lost")
+
+    # Practice from the last winnable position: the game in progress is left (confirmed), the
+    # position before the losing move is on the table with the fair hint shown, and nothing of
+    # it reaches the statistics.
+    dialog.locator('[data-action="review-practice"]').click()
+    page.locator('#dlg-confirm [data-action="confirm-ok"]').click()
+    practice = Game.from_text(HINT_LOSES)
+    assert_shows(page, practice)
+    expect(page.locator("html")).to_have_attribute("data-practice", "true")
+    expect(page.locator("[data-toast]")).to_contain_text("Practice game")
+    wanted = hint(practice).move
+    assert wanted == Move(3, 1, 1)
+    page.wait_for_function(
+        "() => document.querySelector('.card.hinted')?.closest('[data-column]')"
+        "?.dataset.column === '3' && document.querySelector('.column.hint-target')"
+        "?.dataset.column === '1'"
+    )
+    screenshot(page, "review-practice")
+    play(page, profile, practice, Move(3, 1, 1))
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('spider:game') ?? 'null')?.data?.meta?.started"
+    )
+    stored = page.evaluate(STORED)
+    assert stored["meta"]["practice"] is True and stored["meta"]["counted"] is False
+    assert stored["stats"] == before["stats"]
+    if profile != "desktop":
+        return
+
+    # Leaving the practice game for a new deal offers its review (never runs it unasked).
+    click_action(page, "new")
+    page.locator("#code-input").fill(HARD_CODE)
+    page.keyboard.press("Enter")
+    page.locator('#dlg-confirm [data-action="confirm-ok"]').click()
+    assert_shows(page, Game.from_code(HARD_CODE))
+    expect(page.locator("html")).to_have_attribute("data-practice", "false")
+    toast = page.locator("[data-toast]")
+    expect(toast).to_contain_text("Game left unfinished.")
+    expect(toast.locator("[data-toast-action]")).to_have_text("Where did I lose it?")
+    toast.locator("[data-toast-action]").click()
+    expect(dialog).to_have_attribute("data-phase", "warn")
+    dialog.locator('[data-action="review-cancel"]').click()
+    expect(dialog).to_be_hidden()
+
+    # A long review shows its progress and is cancelled at once.
+    click_action(page, "review")
+    dialog.locator('[data-action="review-start"]').click()
+    expect(dialog.locator("[data-review-progress]")).to_contain_text(
+        "Position 0 of 0", timeout=30_000
+    )
+    dialog.locator('[data-action="review-cancel"]').click()
+    expect(dialog).to_be_hidden()
+    expect(dialog).to_have_attribute("data-phase", "cancelled")
+    assert (
+        json.loads(page.evaluate("JSON.stringify(document.documentElement.dataset)"))[
+            "solverStarts"
+        ]
+        == "1"
+    )
