@@ -30,8 +30,9 @@ def load(**params: object) -> pyspiel.Game:
     ],
 )
 def test_openspiel_random_simulation(params: dict[str, object]) -> None:
-    # OpenSpiel's own checks: legal actions, chance sums, clones, observations, returns.
-    pyspiel.random_sim_test(load(**params), num_sims=2, serialize=False, verbose=False)
+    # OpenSpiel's own checks: legal actions, chance sums, clones, serialisation, observations,
+    # returns.
+    pyspiel.random_sim_test(load(**params), num_sims=2, serialize=True, verbose=False)
 
 
 def test_game_type_and_sizes() -> None:
