@@ -92,7 +92,7 @@ def _face_up(state: pyspiel.State) -> tuple[tuple[int, ...], ...]:
 
 
 def _drawn(state: pyspiel.State) -> list[int]:
-    drawn = state._p.tops if state.game is None else state._p.drawn  # noqa: SLF001
+    drawn = state.dealt_tops if state.game is None else state._p.drawn  # noqa: SLF001
     return [card_index(card) for card in drawn]
 
 

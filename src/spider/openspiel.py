@@ -132,6 +132,11 @@ class SpiderGame(pyspiel.Game):  # type: ignore[misc]
         """How many of each card index the variant's deck holds."""
         return Counter(self._deck)
 
+    @property
+    def initial_face_down(self) -> int:
+        """How many cards lie face down at the start."""
+        return self._initial_down
+
     def best_score(self) -> int:
         """The reveal score of a won game: 100 per run, 5 per card that starts face down."""
         return 100 * self.layout.runs + 5 * self._initial_down
@@ -210,6 +215,11 @@ class SpiderState(pyspiel.State):  # type: ignore[misc]
         return self._p.game
 
     @property
+    def dealt_tops(self) -> tuple[int, ...]:
+        """During the deal, the face-up cards chance dealt so far, column by column."""
+        return tuple(self._p.tops)
+
+    @property
     def pending_action(self) -> Action | None:
         """The player action whose cards chance is dealing now, or None."""
         return self._p.pending
@@ -233,7 +243,7 @@ class SpiderState(pyspiel.State):  # type: ignore[misc]
         game = self._p.game
         if game is None:
             return 0.0
-        turned = self._spider._initial_down - sum(game.face_down)  # noqa: SLF001
+        turned = self._spider.initial_face_down - sum(game.face_down)
         score = 100 * len(game.completed) + 5 * turned
         return score / self._spider.best_score()
 
@@ -497,7 +507,7 @@ def visible_text(state: SpiderState) -> str:
     during the deal, the cards dealt so far."""
     game = state.game
     if game is None:
-        return "dealing: " + " ".join(card_text(card) for card in state._p.tops)  # noqa: SLF001
+        return "dealing: " + " ".join(card_text(card) for card in state.dealt_tops)
     position = game.position()
     columns = (
         " ".join(["#" * down, *map(card_text, cards)]).strip()
@@ -542,7 +552,7 @@ class SpiderObserver:
         game = state.game
         face_up = self.dict["face_up"]
         if game is None:
-            for column, card in enumerate(state._p.tops):  # noqa: SLF001
+            for column, card in enumerate(state.dealt_tops):
                 face_up[column, 0, card_index(card) - 1] = 1
             return
         rows = self.layout.visible(game)
