@@ -13,7 +13,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from scripts.make_golden import OPENSPIEL_DEAL, openspiel_playthrough  # noqa: E402
 from spider import Game  # noqa: E402
 from spider.observe import card_index  # noqa: E402
-from spider.openspiel import GAME_NAME, make_bot, true_outcome  # noqa: E402
+from spider.openspiel import GAME_NAME, make_bot, play_deal, true_outcome  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden" / "openspiel_playthrough.json"
 
@@ -47,6 +47,27 @@ def test_game_type_and_sizes() -> None:
         load(max_moves=0)
     with pytest.raises(ValueError, match="classic rule only"):
         load(game="spiderette", suits=2, rule="flexible")
+
+
+def test_bad_parameters_and_budgets_are_refused_clearly() -> None:
+    with pytest.raises(pyspiel.SpielError, match="colour"):
+        load(colour=1)
+    with pytest.raises(ValueError, match="suits must be 1, 2 or 4"):
+        load(suits=3)
+    spiel = load(game="spiderette")
+    with pytest.raises(ValueError, match="simulations"):
+        make_bot(spiel, "mcts", 0, 4, 1)
+    with pytest.raises(ValueError, match="play-out length"):
+        make_bot(spiel, "ismcts", 4, -1, 1)
+    moved = Game.new("spiderette", number=1)
+    moved.deal()
+    with pytest.raises(ValueError, match="at its start"):
+        play_deal(moved, "mcts", 4, 4)
+    state = spiel.new_initial_state()
+    with pytest.raises(ValueError, match="not an unseen card"):
+        state.apply_action(0)
+    with pytest.raises(ValueError, match="not a chance node"):
+        play_random(spiel, random.Random(1), until=7).chance_place()
 
 
 def play_random(game: pyspiel.Game, rng: random.Random, until: int) -> pyspiel.State:
