@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -14,6 +16,7 @@ from scripts.make_golden import OPENSPIEL_DEAL, openspiel_playthrough  # noqa: E
 from spider import Game  # noqa: E402
 from spider.observe import card_index  # noqa: E402
 from spider.openspiel import GAME_NAME, make_bot, play_deal, true_outcome  # noqa: E402
+from tests.helpers import VARIANTS  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden" / "openspiel_playthrough.json"
 
@@ -139,23 +142,36 @@ def test_a_deal_is_dealt_by_chance_and_a_bad_outcome_is_refused() -> None:
     assert [card_index(cards[-1]) for cards in state.game.position().face_up] == lowest
 
 
-def test_the_numbered_deal_is_played_through_its_own_cards() -> None:
-    # With chance given the deal's cards (true_outcome), the state shows what the deal shows.
-    spiel = load(game="spider", suits=2, max_moves=200)
-    deal = Game.new("spider", suits=2, number=17, undo_limit=0)
+@settings(max_examples=15, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    number=st.integers(0, 10_000),
+    seed=st.integers(0, 2**32),
+)
+def test_a_numbered_deal_is_played_through_its_own_cards(
+    variant: tuple[str, int, str], number: int, seed: int
+) -> None:
+    # With chance given the deal's cards (true_outcome), the state shows what the deal shows
+    # after every action, and the engine's game and the state end alike.
+    game_name, suits, rule = variant
+    spiel = load(game=game_name, suits=suits, rule=rule, max_moves=80)
+    deal = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
     state = spiel.new_initial_state()
-    rng = random.Random(17)
+    rng = random.Random(seed)
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(true_outcome(state, deal))
             continue
+        assert state.legal_actions() == spiel.layout.legal_actions(deal)
         action = rng.choice(state.legal_actions())
         state.apply_action(action)
         while state.is_chance_node():
             state.apply_action(true_outcome(state, deal))
         deal.push(spiel.layout.action_to_move(action))
         assert spiel.layout.visible(state.game) == spiel.layout.visible(deal)
-    assert state.returns() == [state.progress()] and 0 <= state.returns()[0] < 1
+        assert state.game.score == deal.score
+    assert state.returns() == [state.progress()] and 0 <= state.returns()[0] <= 1
+    assert (state.returns()[0] == 1) == deal.is_won
 
 
 def test_observation_shows_only_what_the_player_sees() -> None:
