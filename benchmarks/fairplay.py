@@ -11,6 +11,11 @@ Players:
   decision (seed: ``--seed`` plus the decision's index) and plays its whole line (up to the next
   card turned or run removed, nothing new is seen before); deals when it offers the deal.
 - ``think-first``: the same, but plays only the first action of each line, then asks again.
+- ``ismcts`` and ``mcts``: OpenSpiel's ``ISMCTSBot`` and ``MCTSBot`` on the ``spider_solitaire``
+  game (``spider.openspiel``, the ``openspiel`` extra) with ``--simulations`` searches per
+  decision, each valued by a random play-out of ``--rollout`` actions (seed: ``--seed``), for at
+  most ``--bot-actions`` actions.  The game deals each card when it shows, from the cards not yet
+  seen; here the card dealt is the numbered deal's, so the bots play the same deals as the others.
 
 Reports the win rate per player and variant with a 95% Wilson interval, the mean runs removed and
 face-down cards left at the end (denser measures of strength than wins), time per game, and the
@@ -42,11 +47,13 @@ from spider.solver.hint import HintReport, hint_report
 from spider.solver.think import think
 
 MAX_ACTIONS = 1500
-PLAYERS = ("hint", "think", "think-first")
+PLAYERS = ("hint", "think", "think-first", "ismcts", "mcts")
+BOTS = ("ismcts", "mcts")
 
-Task = tuple[str, str, int, str, int, int, int]
-"""(player, game, suits, rule, deal number, think iterations, think seed); the player
-``think-first`` is ``think`` playing only the first action of each line."""
+Task = tuple[str, str, int, str, int, int, int, tuple[int, int]]
+"""(player, game, suits, rule, deal number, think iterations or bot simulations, seed, (bot
+roll-out, bot actions)); the player ``think-first`` is ``think`` playing only the first action of
+each line."""
 
 
 def act(game: Game, report: HintReport) -> bool:
@@ -102,10 +109,14 @@ def think_out(
 
 def play(task: Task) -> dict[str, Any]:
     """Play one deal with one player; the record written to the output file."""
-    player, game_name, suits, rule, number, iterations, seed = task
+    player, game_name, suits, rule, number, iterations, seed, (rollout, bot_actions) = task
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
-    if player == "hint":
+    if player in BOTS:
+        from spider.openspiel import play_deal
+
+        actions = play_deal(game, player, iterations, rollout, seed, bot_actions)
+    elif player == "hint":
         actions = play_out(game)
     else:
         actions = think_out(game, iterations, seed, first_only=player == "think-first")
@@ -120,8 +131,10 @@ def play(task: Task) -> dict[str, Any]:
 
 
 def _key_fields(task: Task) -> dict[str, Any]:
-    player, game_name, suits, rule, number, iterations, seed = task
-    budget = {"iterations": iterations, "seed": seed} if player != "hint" else {}
+    player, game_name, suits, rule, number, iterations, seed, (rollout, bot_actions) = task
+    budget: dict[str, Any] = {"iterations": iterations, "seed": seed} if player != "hint" else {}
+    if player in BOTS:
+        budget.update(rollout=rollout, max_actions=bot_actions)
     return {
         "player": player,
         "game": game_name,
@@ -135,6 +148,8 @@ def _key_fields(task: Task) -> dict[str, Any]:
 def _key(record: dict[str, Any]) -> str:
     """What identifies a game in the output file: player, budget, variant and deal."""
     fields = ("player", "game", "suits", "rule", "deal", "iterations", "seed")
+    if record.get("player") in BOTS:
+        fields += ("rollout", "max_actions")
     return json.dumps([record.get(name) for name in fields])
 
 
@@ -221,18 +236,39 @@ def main() -> None:
         "--first", type=int, default=0, help="first deal number (tune on deals >= 10000)"
     )
     parser.add_argument("--jobs", "--workers", dest="jobs", type=int, default=1)
-    parser.add_argument("--players", type=_players, default=["hint"], help="hint, think or both")
+    parser.add_argument(
+        "--players",
+        type=_players,
+        default=["hint"],
+        help="comma list: hint, think, think-first, ismcts, mcts",
+    )
     parser.add_argument("--iterations", type=int, default=30, help="think: play-outs per decision")
     parser.add_argument("--seed", type=int, default=0, help="think: seed of the first decision")
+    parser.add_argument("--simulations", type=int, default=10, help="bots: searches per decision")
+    parser.add_argument("--rollout", type=int, default=10, help="bots: actions per play-out")
+    parser.add_argument("--bot-actions", type=int, default=200, help="bots: most actions in a game")
     parser.add_argument("--out", type=Path, default=None, help="JSON-lines results; resumes")
     add_variants_option(parser)
     args = parser.parse_args()
-    if args.deals < 1 or args.jobs < 1 or args.iterations < 1 or args.first < 0:
-        parser.error("--deals, --jobs and --iterations must be at least 1, --first at least 0")
+    if min(args.deals, args.jobs, args.iterations, args.simulations, args.bot_actions) < 1:
+        parser.error(
+            "--deals, --jobs, --iterations, --simulations and --bot-actions must be at least 1"
+        )
+    if args.first < 0 or args.rollout < 0:
+        parser.error("--first and --rollout must be at least 0")
     variants: list[Variant] = selected_variants(args.variants)
     numbers = range(args.first, args.first + args.deals)
     tasks: list[Task] = [
-        (player, game_name, suits, rule, number, args.iterations, args.seed)
+        (
+            player,
+            game_name,
+            suits,
+            rule,
+            number,
+            args.simulations if player in BOTS else args.iterations,
+            args.seed,
+            (args.rollout, args.bot_actions),
+        )
         for player in args.players
         for game_name, suits, rule in variants
         for number in numbers
@@ -253,7 +289,10 @@ def main() -> None:
                 if (record["player"], record["game"], record["suits"], record["rule"])
                 == (player, game_name, suits, rule)
             ]
-            name = f"{player} {args.iterations}" if player != "hint" else "hint"
+            if player in BOTS:
+                name = f"{player} {args.simulations}x{args.rollout} (<= {args.bot_actions})"
+            else:
+                name = f"{player} {args.iterations}" if player != "hint" else "hint"
             rows.append((f"{name} | {game_name} {suits} {rule}", results))
     for line in table(rows):
         print(line, flush=True)

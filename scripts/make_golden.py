@@ -82,6 +82,70 @@ def playthrough(
     return header, steps_seen
 
 
+OPENSPIEL_DEAL = ("SD1-S2-AAAAAAD", 40)
+"""The deal of the OpenSpiel playthrough, and how many player actions it plays."""
+
+
+def openspiel_playthrough(code: str, actions: int) -> dict[str, object]:
+    """A playthrough of the OpenSpiel game on deal ``code``, in the spirit of OpenSpiel's
+    playthrough files: every state (chance outcomes or legal actions, observation string, the
+    tensor's nonzero places) and the action applied.  Chance gives the deal's own cards (the
+    deal is played alongside, each action once its cards are dealt); the player takes a
+    random legal action (``random.Random(1)``), which here turns cards and deals."""
+    import random
+
+    import pyspiel
+
+    from spider.moves import Action
+    from spider.openspiel import GAME_NAME, true_outcome
+
+    deal = Game.from_code(code, undo_limit=0)
+    params = {"game": deal.game, "suits": deal.suits, "rule": deal.rule, "max_moves": actions}
+    game = pyspiel.load_game(GAME_NAME, params)
+    state = game.new_initial_state()
+    states: list[dict[str, object]] = []
+    waiting: Action | None = None
+    rng = random.Random(1)
+    while not state.is_terminal():
+        tensor = state.observation_tensor(0)
+        record: dict[str, object] = {
+            "player": state.current_player(),
+            "observation": state.observation_string(0),
+            "tensor": [index for index, value in enumerate(tensor) if value],
+        }
+        if state.is_chance_node():
+            record["chance"] = [[outcome, round(p, 6)] for outcome, p in state.chance_outcomes()]
+            action = true_outcome(state, deal)
+        else:
+            legal = state.legal_actions()
+            record["legal"] = legal
+            action = rng.choice(legal)
+            waiting = game.layout.action_to_move(action)
+        record["action"] = action
+        record["text"] = state.action_to_string(state.current_player(), action)
+        states.append(record)
+        state.apply_action(action)
+        if waiting is not None and not state.is_chance_node():
+            deal.push(waiting)
+            waiting = None
+    return {
+        "game": str(game),
+        "code": code,
+        "returns": state.returns(),
+        "information_state": state.information_state_string(0),
+        "states": states,
+    }
+
+
+def write_openspiel_playthrough() -> None:
+    """Write tests/golden/openspiel_playthrough.json, one state per line."""
+    playthrough = openspiel_playthrough(*OPENSPIEL_DEAL)
+    states = ",\n  ".join(json.dumps(state) for state in playthrough.pop("states"))  # type: ignore[arg-type]
+    (GOLDEN / "openspiel_playthrough.json").write_text(
+        json.dumps(playthrough)[:-1] + f', "states": [\n  {states}\n ]}}\n', encoding="utf-8"
+    )
+
+
 def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
     vectors = []
@@ -114,6 +178,7 @@ def main() -> None:
     (GOLDEN / "env_playthrough.json").write_text(
         "[\n " + ",\n ".join(transcripts) + "\n]\n", encoding="utf-8"
     )
+    write_openspiel_playthrough()
 
 
 if __name__ == "__main__":

@@ -149,6 +149,23 @@ def test_observation_shows_no_hidden_card(
         assert texts == tuple(str(card) for card in column.face_up)
 
 
+def test_an_episode_starts_from_a_position_text() -> None:
+    env = SpiderEnv("spider", suits=2)
+    game = Game.new("spider", suits=2, number=4)
+    game.deal()
+    observation, info = env.reset(options={"position": game.to_text()})
+    assert observation == Observation.of(game) and info["code"] == game.code
+    assert env.game.to_text() == game.to_text()
+    with pytest.raises(ValueError, match="not both"):
+        env.reset(options={"position": game.to_text(), "number": 3})
+    with pytest.raises(ValueError, match="not of"):
+        env.reset(options={"position": Game.new("spider", suits=4, number=1).to_text()})
+    with pytest.raises(ValueError, match="is a text"):
+        env.reset(options={"position": 7})
+    with pytest.raises(ValueError):
+        env.reset(options={"position": "spider 2 classic"})
+
+
 def test_episode_is_truncated_at_max_steps_then_over() -> None:
     env = SpiderEnv("spider", suits=1, max_steps=3)
     _, info = env.reset(seed=5)

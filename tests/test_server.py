@@ -519,7 +519,13 @@ def test_traversal_over_a_real_socket(site: dict[str, Path]) -> None:
 # ---------------------------------------------------------------- engine bundle
 
 
-EXPECTED_EXCLUDED = {"spider/server.py", "spider/cli.py", "spider/__main__.py"}
+EXPECTED_EXCLUDED = {
+    "spider/server.py",
+    "spider/cli.py",
+    "spider/__main__.py",
+    "spider/gym.py",
+    "spider/openspiel.py",
+}
 
 
 def test_engine_zip_listing(client: TestClient) -> None:

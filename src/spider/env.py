@@ -181,24 +181,44 @@ class SpiderEnv:
         """Start an episode on a new deal.
 
         ``seed`` reseeds the environment's generator, which draws the deal number; the same seed
-        gives the same deal.  ``options={"number": n}`` plays deal ``n`` instead.
+        gives the same deal.  ``options={"number": n}`` plays deal ``n`` instead, and
+        ``options={"position": text}`` the position written in text notation (``Game.to_text``,
+        every card of it; ``ValueError`` when it is bad or of another variant).
         """
         if seed is not None:
             self._rng = random.Random(seed)
         options = dict(options or {})
         number = options.pop("number", None)
+        text = options.pop("position", None)
         if options:
-            raise ValueError(f"unknown reset options: {sorted(options)} (known: 'number')")
-        if number is None:
-            number = self._rng.randrange(MAX_NUMBER + 1)
+            raise ValueError(
+                f"unknown reset options: {sorted(options)} (known: 'number', 'position')"
+            )
+        if number is not None and text is not None:
+            raise ValueError("reset options: give 'number' or 'position', not both")
         v = self.variant
-        self._game = Game.new(
-            v.game, suits=v.suits, rule=v.rule, number=number, scoring=v.scoring, undo_limit=0
-        )
+        if text is not None:
+            self._game = self._from_text(text)
+        else:
+            if number is None:
+                number = self._rng.randrange(MAX_NUMBER + 1)
+            self._game = Game.new(
+                v.game, suits=v.suits, rule=v.rule, number=number, scoring=v.scoring, undo_limit=0
+            )
         self._code = self._game.code
         self._steps = 0
         self._over = False
         return Observation.of(self._game), self._info(runs_removed=0, cards_turned=0)
+
+    def _from_text(self, text: object) -> Game:
+        if not isinstance(text, str):
+            raise ValueError(f"reset option 'position' is a text, not {type(text).__name__}")
+        game = Game.from_text(text, undo_limit=0)
+        if game.options != self.variant:
+            raise ValueError(
+                f"reset option 'position' is a game of {game.options}, not of {self.variant}"
+            )
+        return game
 
     def step(self, action: int) -> StepResult:
         """Play ``action``; raises :class:`~spider.IllegalMove` (and changes nothing) when the
@@ -235,6 +255,10 @@ class SpiderEnv:
 
         report = think(self.game, iterations=iterations, time_limit=time_limit, seed=seed)
         return [self.move_to_action(action) for action in report.line]
+
+    def info(self) -> dict[str, Any]:
+        """The ``info`` of the current position, as if no action had just been played."""
+        return self._info(runs_removed=0, cards_turned=0)
 
     def render(self) -> str:
         """The table as text, face-down cards hidden (``str(game)``)."""

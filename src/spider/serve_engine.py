@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 PACKAGE_NAME = "spider"
-#: Module names (at the package root) that stay on the server.
-EXCLUDED_MODULES = frozenset({"server.py", "cli.py", "__main__.py"})
+#: Module names (at the package root) that stay on the server; the research extras (Gymnasium,
+#: OpenSpiel) have no place in the browser either.
+EXCLUDED_MODULES = frozenset({"server.py", "cli.py", "__main__.py", "gym.py", "openspiel.py"})
 #: Module-name prefixes (at the package root) that stay on the server.
 EXCLUDED_PREFIXES = ("serve_",)
 #: Sub-directories (at the package root) that are not engine code.

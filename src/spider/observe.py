@@ -1,0 +1,149 @@
+"""The visible position as fixed-size integers: the one layout of the research extras.
+
+:mod:`spider.gym` (Gymnasium) and :mod:`spider.openspiel` (OpenSpiel) both read a position through
+:class:`Layout`, so their observations hold the same things in the same places: each column's
+face-up cards (bottom to top, as card indices 1..52, 0 where there is no card), how many cards lie
+face down under them, the deals left, and the suit of each run removed.  Nothing face down and
+nothing of the stock is read.  The standard library only.
+
+>>> from spider import Game
+>>> layout = Layout.of(Game.new("spiderette", suits=2, number=3).options)
+>>> layout.columns, layout.depth, layout.max_face_down, layout.deals, layout.runs
+(7, 52, 6, 4, 4)
+>>> card_index(0x1D), card_from_index(26)  # the king of hearts
+(26, 29)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .game import Game
+from .moves import DEAL, Action, Move
+from .options import Options
+from .rules import RUN_LENGTH
+
+__all__ = [
+    "CARD_TYPES",
+    "DEAL_ACTION",
+    "Layout",
+    "VisibleRows",
+    "card_from_index",
+    "card_index",
+]
+
+CARD_TYPES: Final = 4 * RUN_LENGTH
+"""Distinct cards (suit and rank): 52.  Card index ``suit * 13 + rank``, from 1 to 52."""
+
+DEAL_ACTION: Final = 0
+"""The integer action that deals a row from the stock (the same as :mod:`spider.env`'s)."""
+
+
+def card_index(card: int) -> int:
+    """The index (1..52) of an engine card int (``suit_index << 4 | rank``)."""
+    return (card >> 4) * RUN_LENGTH + (card & 15)
+
+
+def card_from_index(index: int) -> int:
+    """The engine card int of a card index (1..52); ``ValueError`` outside."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index <= CARD_TYPES:
+        raise ValueError(f"a card index is an int from 1 to {CARD_TYPES}, not {index!r}")
+    suit, rank = divmod(index - 1, RUN_LENGTH)
+    return suit << 4 | (rank + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleRows:
+    """What a player sees, padded to the layout's sizes (lists of ints)."""
+
+    face_up: list[list[int]]
+    """``columns`` rows of ``depth`` card indices, bottom to top, 0 after the last card."""
+    face_down: list[int]
+    deals_left: int
+    completed: list[int]
+    """``runs`` suit numbers (1 spades, 2 hearts, 3 diamonds, 4 clubs) in order, 0 for none yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The sizes of a variant's observation and action encoding.
+
+    ``depth`` bounds the face-up cards of a column: face-up cards only ever lie in descending
+    sequences of at most 13, and only a deal starts a new one on a column, so a column holds at
+    most ``13 * (1 + deals)`` face-up cards (and never more than the whole deck).
+    """
+
+    options: Options
+    columns: int
+    depth: int
+    max_face_down: int
+    deals: int
+    runs: int
+
+    @classmethod
+    def of(cls, options: Options) -> Layout:
+        """The layout of a variant."""
+        start = Game.new(
+            options.game, options.suits, options.rule, number=0, scoring=options.scoring
+        )
+        deals = start.deals_left
+        return cls(
+            options=options,
+            columns=options.column_count,
+            depth=min(options.card_count, RUN_LENGTH * (1 + deals)),
+            max_face_down=max(start.face_down),
+            deals=deals,
+            runs=options.card_count // RUN_LENGTH,
+        )
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the action encoding: the deal, then every (source, destination, count)."""
+        return 1 + self.columns * self.columns * RUN_LENGTH
+
+    def action_to_move(self, action: int) -> Action:
+        """The move (or ``DEAL``) of an integer action; ``ValueError`` outside the encoding.
+
+        ``0`` deals; ``1 + (src * columns + dst) * 13 + count - 1`` moves ``count`` cards.
+        """
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"an action is an int, not {type(action).__name__}")
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action {action} is outside 0..{self.num_actions - 1}")
+        if action == DEAL_ACTION:
+            return DEAL
+        pair, count_less_one = divmod(action - 1, RUN_LENGTH)
+        src, dst = divmod(pair, self.columns)
+        return Move(src, dst, count_less_one + 1)
+
+    def move_to_action(self, move: Action) -> int:
+        """The integer of a legal move or of ``DEAL`` (the inverse of :meth:`action_to_move`)."""
+        if move == DEAL:
+            return DEAL_ACTION
+        assert isinstance(move, Move)
+        return 1 + (move.src * self.columns + move.dst) * RUN_LENGTH + move.count - 1
+
+    def legal_actions(self, game: Game) -> list[int]:
+        """The legal actions of ``game``, sorted (the deal, 0, first when allowed)."""
+        actions = [self.move_to_action(move) for move in game.legal_moves()]
+        if game.can_deal():
+            actions.append(DEAL_ACTION)
+        return sorted(actions)
+
+    def visible(self, game: Game) -> VisibleRows:
+        """The visible position of ``game`` in this layout (never a face-down or stock card)."""
+        position = game.position()
+        face_up = []
+        for cards in position.face_up:
+            if len(cards) > self.depth:  # impossible by the rules (see the class docstring)
+                raise RuntimeError(f"a column holds {len(cards)} face-up cards, over {self.depth}")
+            row = [card_index(card) for card in cards]
+            face_up.append(row + [0] * (self.depth - len(row)))
+        completed = [suit + 1 for suit in position.removed]
+        return VisibleRows(
+            face_up=face_up,
+            face_down=list(position.face_down),
+            deals_left=game.deals_left,
+            completed=completed + [0] * (self.runs - len(completed)),
+        )

@@ -1,0 +1,121 @@
+"""The Gymnasium environments (the ``gym`` extra): Gymnasium's checker, vector envs, fairness."""
+
+from __future__ import annotations
+
+import doctest
+import random
+import re
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import spider.gym  # noqa: E402
+import spider.observe  # noqa: E402
+from spider import Game  # noqa: E402
+from spider.gym import ENV_IDS, SpiderGymEnv  # noqa: E402
+from tests.helpers import reshuffle_hidden  # noqa: E402
+
+
+def test_module_examples_run() -> None:
+    for module in (spider.gym, spider.observe):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        (ENV_IDS[0], {"suits": 4, "rule": "flexible"}),
+        (ENV_IDS[1], {"suits": 2}),
+    ],
+)
+def test_gymnasium_env_checker_passes(env_id: str, kwargs: dict[str, object]) -> None:
+    env = gymnasium.make(env_id, render_mode="ansi", **kwargs)
+    check_env(env.unwrapped)
+    assert env.spec is not None and env.spec.max_episode_steps == 1000
+
+
+def test_registered_spaces_and_the_module_prefix() -> None:
+    env = gymnasium.make("spider.gym:spider_solitaire/Spider-v0", suits=2)
+    assert env.action_space == gymnasium.spaces.Discrete(1301)
+    space = env.observation_space
+    assert space["face_up"].shape == (10, 78) and space["face_down"].shape == (10,)
+    assert space["deals_left"] == gymnasium.spaces.Discrete(6)
+    assert space["completed"].shape == (8,)
+    with pytest.raises(ValueError, match="render_mode"):
+        SpiderGymEnv(render_mode="human")
+    with pytest.raises(ValueError, match="classic rule only"):
+        gymnasium.make(ENV_IDS[1], suits=2, rule="flexible")
+
+
+def test_reset_with_a_seed_is_reproducible() -> None:
+    first, second = SpiderGymEnv(suits=2), SpiderGymEnv(suits=2)
+    observation_a, info_a = first.reset(seed=11)
+    observation_b, info_b = second.reset(seed=11)
+    assert info_a["code"] == info_b["code"]
+    assert all(np.array_equal(observation_a[key], observation_b[key]) for key in observation_a)
+    assert first.reset()[1]["code"] == second.reset()[1]["code"]  # the generator goes on alike
+    assert first.reset(seed=12)[1]["code"] != info_a["code"]
+    assert first.reset(options={"number": 3})[1]["code"] == "SP1-S2C-AAAAAAD"
+
+
+def test_masks_illegal_actions_and_rendering() -> None:
+    env = SpiderGymEnv("spiderette", suits=1, render_mode="ansi")
+    observation, info = env.reset(options={"number": 4})
+    mask = info["action_mask"]
+    assert mask.dtype == np.int8 and mask.shape == (638,)
+    assert np.array_equal(env.action_masks(), mask.astype(bool))
+    assert list(np.flatnonzero(mask)) == info["legal_actions"]
+    after, reward, terminated, truncated, info = env.step(1)  # "aa": column a onto itself
+    assert info["illegal"] == "same-column" and reward == -1.0 and not (terminated or truncated)
+    assert all(np.array_equal(after[key], observation[key]) for key in after)
+    with pytest.raises(ValueError, match="not in Discrete"):
+        env.step(638)
+    text = env.render()
+    assert text is not None and "[##]" in text and "Deals left" in text
+    legal = info["legal_actions"][-1]
+    _, reward, _, _, info = env.step(legal)
+    assert info["illegal"] is None and reward == -1.0 and info["moves"] == 1
+
+
+def test_a_vector_env_runs_with_masks() -> None:
+    envs = gymnasium.vector.SyncVectorEnv(
+        [lambda: gymnasium.make(ENV_IDS[1], suits=4) for _ in range(3)]
+    )
+    _, info = envs.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(25):
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        observations, rewards, terminated, truncated, info = envs.step(actions)
+        assert observations["face_up"].shape == (3, 7, 52) and rewards.shape == (3,)
+        assert not (terminated.any() or truncated.any())
+        assert not any(info["illegal"])
+    envs.close()
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_observation_holds_only_what_a_player_sees(number: int) -> None:
+    # Two deals alike but for their face-down cards and stock (as positions of no known deal
+    # number): the same observations, step by step, until a card turns or a deal shows the
+    # stock's cards; then they differ.
+    game = Game.new("spider", suits=4, number=number)
+    other = reshuffle_hidden(game, random.Random(number))
+    assert game.hidden_cards() != other.hidden_cards()
+    envs = SpiderGymEnv(suits=4), SpiderGymEnv(suits=4)
+    (seen, info), (seen_other, _) = (
+        env.reset(options={"position": re.sub(r" #\d+", "", start.to_text())})
+        for env, start in zip(envs, (game, other), strict=True)
+    )
+    rng = random.Random(number)
+    while True:
+        assert all(np.array_equal(seen[key], seen_other[key]) for key in seen)
+        action = rng.choice(info["legal_actions"])
+        seen, _, _, _, info = envs[0].step(action)
+        seen_other, _, _, _, _ = envs[1].step(action)
+        if info["cards_turned"] or action == 0:
+            break
+    assert not np.array_equal(seen["face_up"], seen_other["face_up"])

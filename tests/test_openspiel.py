@@ -1,0 +1,219 @@
+"""The OpenSpiel game (the ``openspiel`` extra): OpenSpiel's own checks, chance, a golden deal."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from scripts.make_golden import OPENSPIEL_DEAL, openspiel_playthrough  # noqa: E402
+from spider import Game  # noqa: E402
+from spider.observe import card_index  # noqa: E402
+from spider.openspiel import GAME_NAME, make_bot, play_deal, true_outcome  # noqa: E402
+from tests.helpers import VARIANTS  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden" / "openspiel_playthrough.json"
+
+
+def load(**params: object) -> pyspiel.Game:
+    return pyspiel.load_game(GAME_NAME, params)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"game": "spiderette", "suits": 4, "max_moves": 150},
+        {"game": "spider", "suits": 2, "rule": "flexible", "max_moves": 40},
+    ],
+)
+def test_openspiel_random_simulation(params: dict[str, object]) -> None:
+    # OpenSpiel's own checks: legal actions, chance sums, clones, serialisation, observations,
+    # returns.
+    pyspiel.random_sim_test(load(**params), num_sims=2, serialize=True, verbose=False)
+
+
+def test_game_type_and_sizes() -> None:
+    game = load(game="spiderette", suits=2)
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.num_players() == 1 and game.num_distinct_actions() == 638
+    assert game.observation_tensor_size() == 7 * 52 * 52 + 7 * 7 + 5 + 4 * 4
+    assert load().num_distinct_actions() == 1301
+    with pytest.raises(ValueError, match="max_moves"):
+        load(max_moves=0)
+    with pytest.raises(ValueError, match="classic rule only"):
+        load(game="spiderette", suits=2, rule="flexible")
+
+
+def test_bad_parameters_and_budgets_are_refused_clearly() -> None:
+    with pytest.raises(pyspiel.SpielError, match="colour"):
+        load(colour=1)
+    with pytest.raises(ValueError, match="suits must be 1, 2 or 4"):
+        load(suits=3)
+    spiel = load(game="spiderette")
+    with pytest.raises(ValueError, match="simulations"):
+        make_bot(spiel, "mcts", 0, 4, 1)
+    with pytest.raises(ValueError, match="play-out length"):
+        make_bot(spiel, "ismcts", 4, -1, 1)
+    moved = Game.new("spiderette", number=1)
+    moved.deal()
+    with pytest.raises(ValueError, match="at its start"):
+        play_deal(moved, "mcts", 4, 4)
+    state = spiel.new_initial_state()
+    with pytest.raises(ValueError, match="not an unseen card"):
+        state.apply_action(0)
+    with pytest.raises(ValueError, match="not a chance node"):
+        play_random(spiel, random.Random(1), until=7).chance_place()
+
+
+def play_random(game: pyspiel.Game, rng: random.Random, until: int) -> pyspiel.State:
+    state = game.new_initial_state()
+    for _ in range(until):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, chances)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_chance_deals_each_card_from_the_cards_not_yet_seen() -> None:
+    game = load(game="spiderette", suits=4)
+    deck = game.deck()
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    chance_nodes = 0
+    while chance_nodes < 60:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        elif state.is_chance_node():
+            chance_nodes += 1
+            outcomes = dict(state.chance_outcomes())
+            assert abs(sum(outcomes.values()) - 1) < 1e-9
+            unseen = state.unseen()
+            assert outcomes == {i: n / sum(unseen.values()) for i, n in unseen.items()}
+            # The unseen cards are the deck less every card shown so far.
+            seen = [card_index(c) for cards in _face_up(state) for c in cards]
+            for suit in [] if state.game is None else state.game.position().removed:
+                seen += [suit * 13 + rank for rank in range(1, 14)]
+            assert unseen + _counter(seen) + _counter(_drawn(state)) == deck
+            state.apply_action(rng.choice(list(outcomes)))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def _face_up(state: pyspiel.State) -> tuple[tuple[int, ...], ...]:
+    return () if state.game is None else state.game.position().face_up
+
+
+def _drawn(state: pyspiel.State) -> list[int]:
+    drawn = state.dealt_tops if state.game is None else state._p.drawn  # noqa: SLF001
+    return [card_index(card) for card in drawn]
+
+
+def _counter(values: list[int]) -> object:
+    from collections import Counter
+
+    return Counter(values)
+
+
+def test_a_deal_is_dealt_by_chance_and_a_bad_outcome_is_refused() -> None:
+    game = load(game="spiderette", suits=1)
+    state = play_random(game, random.Random(2), until=7)  # the seven cards of the start
+    assert state.current_player() == 0 and 0 in state.legal_actions()
+    down = sum(state.game.face_down)
+    lowest = sorted(state.unseen().elements())[:7]  # chance's first outcome is the lowest card
+    state.apply_action(0)  # deal: chance deals the stock's cards, one per column, in order
+    with pytest.raises(ValueError, match="not an unseen card"):
+        state.apply_action(14)  # the ace of hearts: not in a one-suit deck
+    for column in range(7):
+        assert state.is_chance_node() and state.chance_place() == ("hidden", down + column)
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_player() == 0 and state.game.deals_left == 3
+    assert [card_index(cards[-1]) for cards in state.game.position().face_up] == lowest
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    number=st.integers(0, 10_000),
+    seed=st.integers(0, 2**32),
+)
+def test_a_numbered_deal_is_played_through_its_own_cards(
+    variant: tuple[str, int, str], number: int, seed: int
+) -> None:
+    # With chance given the deal's cards (true_outcome), the state shows what the deal shows
+    # after every action, and the engine's game and the state end alike.
+    game_name, suits, rule = variant
+    spiel = load(game=game_name, suits=suits, rule=rule, max_moves=80)
+    deal = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
+    state = spiel.new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(true_outcome(state, deal))
+            continue
+        assert state.legal_actions() == spiel.layout.legal_actions(deal)
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        while state.is_chance_node():
+            state.apply_action(true_outcome(state, deal))
+        deal.push(spiel.layout.action_to_move(action))
+        assert spiel.layout.visible(state.game) == spiel.layout.visible(deal)
+        assert state.game.score == deal.score
+    assert state.returns() == [state.progress()] and 0 <= state.returns()[0] <= 1
+    assert (state.returns()[0] == 1) == deal.is_won
+
+
+def test_observation_shows_only_what_the_player_sees() -> None:
+    # The state never holds the deal's face-down cards: two deals with the same face-up cards
+    # give the same states, strings and tensors whatever lies face down.
+    spiel = load(game="spiderette", suits=2)
+    state = play_random(spiel, random.Random(8), until=7)
+    assert state.game is not None and not state.is_chance_node()
+    text = state.observation_string(0)
+    assert text.startswith("moves 0 deals 4 runs - | ") and text.count("#") == 21
+    tensor = state.observation_tensor(0)
+    assert sum(tensor) == 7 + 7 + 1  # one face-up card and one face-down count per column
+
+
+def test_resample_and_clone_keep_the_information_state() -> None:
+    state = play_random(load(game="spiderette", suits=2), random.Random(4), until=40)
+    other = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(0) == state.information_state_string(0)
+    assert other.history() == state.history()
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[0] if not copy.is_chance_node() else 1)
+    assert state.history() != copy.history()
+
+
+@pytest.mark.parametrize("bot", ["ismcts", "mcts"])
+def test_openspiel_bots_play_the_game(bot: str) -> None:
+    spiel = load(game="spiderette", suits=1, max_moves=6)
+    state = play_random(spiel, random.Random(0), until=7)
+    player = make_bot(spiel, bot, simulations=8, rollout=4, seed=1)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            action = player.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert state.returns()[0] >= 0
+    with pytest.raises(ValueError, match="a bot is one of"):
+        make_bot(spiel, "alphazero", 8, 4, 1)
+
+
+def test_golden_playthrough() -> None:
+    # One deal played through OpenSpiel, every state pinned (scripts/make_golden.py writes it).
+    expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert openspiel_playthrough(*OPENSPIEL_DEAL) == expected
