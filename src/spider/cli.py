@@ -278,6 +278,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    _add_game_commands(commands)
+    _add_share_commands(commands)  # issue 15: daily, replay (see the block below)
+
+    _add_serve_commands(commands)
+    _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
+    return parser
+
+
+def _add_game_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """new, show and play."""
     new = commands.add_parser("new", help="deal a game and print its code and layout")
     _add_deal_options(new)
     new.add_argument("--text", action="store_true", help="also print the position text")
@@ -310,8 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_deal_options(play)
     play.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     play.set_defaults(handler=_command_play)
-    _add_share_commands(commands)  # issue 15: daily, replay (see the block below)
 
+
+def _add_serve_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """serve and build-site."""
     serve = commands.add_parser("serve", help="serve the web app")
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
@@ -364,8 +376,6 @@ def build_parser() -> argparse.ArgumentParser:
         "Caddy configurations (default: DIRECTORY's own)",
     )
     site.set_defaults(handler=_command_build_site)
-    _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
-    return parser
 
 
 # ----------------------------------------------------------------- solver commands (issue 4)
@@ -563,6 +573,15 @@ def _command_analyze(args: argparse.Namespace) -> int:
 
 
 def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """hint, solve, review and analyze."""
+    _add_hint_command(commands)
+    _add_solve_command(commands)
+    _add_review_command(commands)
+    _add_analyze_command(commands)
+
+
+def _add_hint_command(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``hint`` command: the fair hint, or "Think harder" with ``--strong``."""
     hint = commands.add_parser(
         "hint", help="suggest the best move, judged from the visible cards only"
     )
@@ -598,6 +617,9 @@ def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     hint.add_argument("--quiet", action="store_true", help="with --strong: no progress on stderr")
     hint.set_defaults(handler=_command_hint)
 
+
+def _add_solve_command(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``solve`` command: the full solver on one deal or position."""
     solve = commands.add_parser(
         "solve",
         help="decide whether a deal or position can be won",
@@ -617,6 +639,9 @@ def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     solve.add_argument("--quiet", action="store_true", help="no progress on stderr")
     solve.set_defaults(handler=_command_solve)
 
+
+def _add_review_command(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``review`` command: "where did I lose it?"."""
     review = commands.add_parser(
         "review",
         help='"where did I lose it?": the move that made a game unwinnable',
@@ -649,6 +674,9 @@ def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     review.add_argument("--quiet", action="store_true", help="no progress on stderr")
     review.set_defaults(handler=_command_review)
 
+
+def _add_analyze_command(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``analyze`` command: the solver over many deals."""
     analyze = commands.add_parser(
         "analyze",
         help="solve many deals and summarise",
