@@ -12,6 +12,9 @@ Players:
   card turned or run removed, nothing new is seen before); deals when it offers the deal.
 - ``think-first``: the same, but plays only the first action of each line, then asks again.
 
+``--think-jobs N`` grows N trees per decision on N processes (``think(..., jobs=N)``), each with
+the whole ``--iterations`` budget; with ``--jobs J`` that is up to J x N processes.
+
 Reports the win rate per player and variant with a 95% Wilson interval, the mean runs removed and
 face-down cards left at the end (denser measures of strength than wins), time per game, and the
 command used.  With ``--out`` every game is appended to a JSON-lines file as it ends; run the same
@@ -44,9 +47,9 @@ from spider.solver.think import think
 MAX_ACTIONS = 1500
 PLAYERS = ("hint", "think", "think-first")
 
-Task = tuple[str, str, int, str, int, int, int]
-"""(player, game, suits, rule, deal number, think iterations, think seed); the player
-``think-first`` is ``think`` playing only the first action of each line."""
+Task = tuple[str, str, int, str, int, int, int, int]
+"""(player, game, suits, rule, deal number, think iterations, think seed, think trees); the
+player ``think-first`` is ``think`` playing only the first action of each line."""
 
 
 def act(game: Game, report: HintReport) -> bool:
@@ -79,14 +82,19 @@ def play_out(
 
 
 def think_out(
-    game: Game, iterations: int, seed: int, first_only: bool = False, max_actions: int = MAX_ACTIONS
+    game: Game,
+    iterations: int,
+    seed: int,
+    first_only: bool = False,
+    max_actions: int = MAX_ACTIONS,
+    trees: int = 1,
 ) -> int:
     """Play ``game`` by "Think harder" (its whole line each time, or only its first action when
-    ``first_only``), dealing when it offers the deal, until won, stuck or ``max_actions``
-    actions; returns the actions played."""
+    ``first_only``; ``trees`` trees on as many processes), dealing when it offers the deal,
+    until won, stuck or ``max_actions`` actions; returns the actions played."""
     actions = decisions = 0
     while not game.is_won and actions < max_actions:
-        report = think(game, iterations=iterations, seed=seed + decisions)
+        report = think(game, iterations=iterations, seed=seed + decisions, jobs=trees)
         decisions += 1
         if not report.line:
             if not game.can_deal():
@@ -102,13 +110,14 @@ def think_out(
 
 def play(task: Task) -> dict[str, Any]:
     """Play one deal with one player; the record written to the output file."""
-    player, game_name, suits, rule, number, iterations, seed = task
+    player, game_name, suits, rule, number, iterations, seed, trees = task
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
     if player == "hint":
         actions = play_out(game)
     else:
-        actions = think_out(game, iterations, seed, first_only=player == "think-first")
+        first_only = player == "think-first"
+        actions = think_out(game, iterations, seed, first_only=first_only, trees=trees)
     return {
         **_key_fields(task),
         "won": game.is_won,
@@ -120,8 +129,12 @@ def play(task: Task) -> dict[str, Any]:
 
 
 def _key_fields(task: Task) -> dict[str, Any]:
-    player, game_name, suits, rule, number, iterations, seed = task
-    budget = {"iterations": iterations, "seed": seed} if player != "hint" else {}
+    player, game_name, suits, rule, number, iterations, seed, trees = task
+    budget: dict[str, int] = {}
+    if player != "hint":
+        budget = {"iterations": iterations, "seed": seed}
+        if trees > 1:  # one tree is written as before, so older files still resume
+            budget["trees"] = trees
     return {
         "player": player,
         "game": game_name,
@@ -134,7 +147,7 @@ def _key_fields(task: Task) -> dict[str, Any]:
 
 def _key(record: dict[str, Any]) -> str:
     """What identifies a game in the output file: player, budget, variant and deal."""
-    fields = ("player", "game", "suits", "rule", "deal", "iterations", "seed")
+    fields = ("player", "game", "suits", "rule", "deal", "iterations", "seed", "trees")
     return json.dumps([record.get(name) for name in fields])
 
 
@@ -224,15 +237,23 @@ def main() -> None:
     parser.add_argument("--players", type=_players, default=["hint"], help="hint, think or both")
     parser.add_argument("--iterations", type=int, default=30, help="think: play-outs per decision")
     parser.add_argument("--seed", type=int, default=0, help="think: seed of the first decision")
+    parser.add_argument(
+        "--think-jobs",
+        type=int,
+        default=1,
+        help="think: trees per decision, each on its own process (jobs x think-jobs processes)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="JSON-lines results; resumes")
     add_variants_option(parser)
     args = parser.parse_args()
-    if args.deals < 1 or args.jobs < 1 or args.iterations < 1 or args.first < 0:
-        parser.error("--deals, --jobs and --iterations must be at least 1, --first at least 0")
+    if min(args.deals, args.jobs, args.iterations, args.think_jobs) < 1 or args.first < 0:
+        parser.error(
+            "--deals, --jobs, --iterations and --think-jobs must be at least 1, --first at least 0"
+        )
     variants: list[Variant] = selected_variants(args.variants)
     numbers = range(args.first, args.first + args.deals)
     tasks: list[Task] = [
-        (player, game_name, suits, rule, number, args.iterations, args.seed)
+        (player, game_name, suits, rule, number, args.iterations, args.seed, args.think_jobs)
         for player in args.players
         for game_name, suits, rule in variants
         for number in numbers
@@ -254,6 +275,8 @@ def main() -> None:
                 == (player, game_name, suits, rule)
             ]
             name = f"{player} {args.iterations}" if player != "hint" else "hint"
+            if player != "hint" and args.think_jobs > 1:
+                name += f" x{args.think_jobs} trees"
             rows.append((f"{name} | {game_name} {suits} {rule}", results))
     for line in table(rows):
         print(line, flush=True)
