@@ -46,6 +46,7 @@ const SHELL = [
   "/types.js",
   "/sound.js",
   "/taps.js",
+  "/think.js",
   "/worker.js",
   "/locales/en.js",
   "/locales/ca.js",
