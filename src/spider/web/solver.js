@@ -50,7 +50,7 @@ const aborted = () => new DOMException("cancelled", "AbortError");
  * Runs `fn` (its requests to the solver worker) once the jobs queued before it have ended.
  * @template T
  * @param {string} owner
- * @param {() => Promise<T>} fn
+ * @param {(job: Job) => Promise<T>} fn
  * @returns {Promise<T>}
  */
 function exclusive(owner, fn) {
@@ -62,7 +62,7 @@ function exclusive(owner, fn) {
     if (job.cancelled) throw aborted();
     running = job;
     try {
-      return await fn();
+      return await fn(job);
     } finally {
       running = null;
     }
@@ -78,7 +78,9 @@ function exclusive(owner, fn) {
  */
 export function cancel(owner = "solve") {
   for (const job of waiting) if (job.owner === owner) job.cancelled = true;
-  if (running?.owner !== owner || !client || client.pending.size === 0) return;
+  if (running?.owner !== owner) return;
+  running.cancelled = true; // between its two requests: the second is never sent
+  if (!client || client.pending.size === 0) return;
   if (client.interrupt()) return; // the worker stays warm for the next search
   const c = client;
   client = null;
@@ -104,14 +106,17 @@ function ask(req, onProgress = null) {
 }
 
 /**
- * Loads the game of `saved` in the solver worker, then asks `req`; resolves with the reply.
+ * Loads the game of `saved` in the solver worker, then asks `req` (unless `job` was cancelled
+ * meanwhile); resolves with the reply.
+ * @param {Job} job
  * @param {string} saved
  * @param {import("./types.js").Request} req
  * @param {((data: any) => void) | null} [onProgress]
  */
-async function askAbout(saved, req, onProgress = null) {
+async function askAbout(job, saved, req, onProgress = null) {
   const loaded = await ask({ op: "load", saved });
   if (!loaded.ok) throw new Error(loaded.error?.code ?? "invalid-saved");
+  if (job.cancelled) throw aborted();
   return ask(req, onProgress);
 }
 
@@ -121,9 +126,9 @@ async function askAbout(saved, req, onProgress = null) {
  * @param {{timeLimit?: number, onProgress?: (data: any) => void}} [opts]
  */
 export function solveSaved(saved, { timeLimit = CHECK_SECONDS, onProgress } = {}) {
-  return exclusive("solve", async () => {
+  return exclusive("solve", async (job) => {
     const req = { op: "solve", time_limit: timeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
-    const reply = await askAbout(saved, req, onProgress);
+    const reply = await askAbout(job, saved, req, onProgress);
     if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
     return reply.solve;
   });
@@ -138,8 +143,8 @@ export function solveSaved(saved, { timeLimit = CHECK_SECONDS, onProgress } = {}
  * @returns {Promise<import("./types.js").ThinkInfo>}
  */
 export function thinkSaved(saved, { timeLimit, onProgress }) {
-  return exclusive("think", async () => {
-    const reply = await askAbout(saved, { op: "think", time_limit: timeLimit, progress_every: 1 }, onProgress);
+  return exclusive("think", async (job) => {
+    const reply = await askAbout(job, saved, { op: "think", time_limit: timeLimit, progress_every: 1 }, onProgress);
     if (!reply.ok || !reply.think) throw new Error(reply.error?.code ?? "solver");
     return reply.think;
   });
@@ -151,7 +156,7 @@ export function thinkSaved(saved, { timeLimit, onProgress }) {
  * @param {string} saved
  */
 export function status(saved) {
-  return exclusive("status", () => askAbout(saved, { op: "status" }));
+  return exclusive("status", (job) => askAbout(job, saved, { op: "status" }));
 }
 
 // ---- the dialog ----
