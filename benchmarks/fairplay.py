@@ -17,6 +17,9 @@ Players:
   most ``--bot-actions`` actions.  The game deals each card when it shows, from the cards not yet
   seen; here the card dealt is the numbered deal's, so the bots play the same deals as the others.
 
+``--think-jobs N`` grows N trees per decision on N processes (``think(..., jobs=N)``), each with
+the whole ``--iterations`` budget; with ``--jobs J`` that is up to J x N processes.
+
 Reports the win rate per player and variant with a 95% Wilson interval, the mean runs removed and
 face-down cards left at the end (denser measures of strength than wins), time per game, and the
 command used.  With ``--out`` every game is appended to a JSON-lines file as it ends; run the same
@@ -50,10 +53,10 @@ MAX_ACTIONS = 1500
 PLAYERS = ("hint", "think", "think-first", "ismcts", "mcts")
 BOTS = ("ismcts", "mcts")
 
-Task = tuple[str, str, int, str, int, int, int, tuple[int, int]]
+Task = tuple[str, str, int, str, int, int, int, tuple[int, int], int]
 """(player, game, suits, rule, deal number, think iterations or bot simulations, seed, (bot
-roll-out, bot actions)); the player ``think-first`` is ``think`` playing only the first action of
-each line."""
+roll-out, bot actions), think trees); the player ``think-first`` is ``think`` playing only the
+first action of each line."""
 
 
 def act(game: Game, report: HintReport) -> bool:
@@ -86,14 +89,19 @@ def play_out(
 
 
 def think_out(
-    game: Game, iterations: int, seed: int, first_only: bool = False, max_actions: int = MAX_ACTIONS
+    game: Game,
+    iterations: int,
+    seed: int,
+    first_only: bool = False,
+    max_actions: int = MAX_ACTIONS,
+    trees: int = 1,
 ) -> int:
     """Play ``game`` by "Think harder" (its whole line each time, or only its first action when
-    ``first_only``), dealing when it offers the deal, until won, stuck or ``max_actions``
-    actions; returns the actions played."""
+    ``first_only``; ``trees`` trees on as many processes), dealing when it offers the deal,
+    until won, stuck or ``max_actions`` actions; returns the actions played."""
     actions = decisions = 0
     while not game.is_won and actions < max_actions:
-        report = think(game, iterations=iterations, seed=seed + decisions)
+        report = think(game, iterations=iterations, seed=seed + decisions, jobs=trees)
         decisions += 1
         if not report.line:
             if not game.can_deal():
@@ -109,7 +117,7 @@ def think_out(
 
 def play(task: Task) -> dict[str, Any]:
     """Play one deal with one player; the record written to the output file."""
-    player, game_name, suits, rule, number, iterations, seed, (rollout, bot_actions) = task
+    player, game_name, suits, rule, number, iterations, seed, (rollout, bot_actions), trees = task
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
     if player in BOTS:
@@ -119,7 +127,8 @@ def play(task: Task) -> dict[str, Any]:
     elif player == "hint":
         actions = play_out(game)
     else:
-        actions = think_out(game, iterations, seed, first_only=player == "think-first")
+        first_only = player == "think-first"
+        actions = think_out(game, iterations, seed, first_only=first_only, trees=trees)
     return {
         **_key_fields(task),
         "won": game.is_won,
@@ -131,10 +140,12 @@ def play(task: Task) -> dict[str, Any]:
 
 
 def _key_fields(task: Task) -> dict[str, Any]:
-    player, game_name, suits, rule, number, iterations, seed, (rollout, bot_actions) = task
+    player, game_name, suits, rule, number, iterations, seed, (rollout, bot_actions), trees = task
     budget: dict[str, Any] = {"iterations": iterations, "seed": seed} if player != "hint" else {}
     if player in BOTS:
         budget.update(rollout=rollout, max_actions=bot_actions)
+    elif trees > 1:  # one tree is written as before, so older files still resume
+        budget["trees"] = trees
     return {
         "player": player,
         "game": game_name,
@@ -147,7 +158,7 @@ def _key_fields(task: Task) -> dict[str, Any]:
 
 def _key(record: dict[str, Any]) -> str:
     """What identifies a game in the output file: player, budget, variant and deal."""
-    fields = ("player", "game", "suits", "rule", "deal", "iterations", "seed")
+    fields = ("player", "game", "suits", "rule", "deal", "iterations", "seed", "trees")
     if record.get("player") in BOTS:
         fields += ("rollout", "max_actions")
     return json.dumps([record.get(name) for name in fields])
@@ -247,12 +258,20 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=10, help="bots: searches per decision")
     parser.add_argument("--rollout", type=int, default=10, help="bots: actions per play-out")
     parser.add_argument("--bot-actions", type=int, default=200, help="bots: most actions in a game")
+    parser.add_argument(
+        "--think-jobs",
+        type=int,
+        default=1,
+        help="think: trees per decision, each on its own process (jobs x think-jobs processes)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="JSON-lines results; resumes")
     add_variants_option(parser)
     args = parser.parse_args()
-    if min(args.deals, args.jobs, args.iterations, args.simulations, args.bot_actions) < 1:
+    counts = (args.deals, args.jobs, args.iterations, args.simulations, args.bot_actions)
+    if min(*counts, args.think_jobs) < 1:
         parser.error(
-            "--deals, --jobs, --iterations, --simulations and --bot-actions must be at least 1"
+            "--deals, --jobs, --iterations, --simulations, --bot-actions and --think-jobs must "
+            "be at least 1"
         )
     if args.first < 0 or args.rollout < 0:
         parser.error("--first and --rollout must be at least 0")
@@ -268,6 +287,7 @@ def main() -> None:
             args.simulations if player in BOTS else args.iterations,
             args.seed,
             (args.rollout, args.bot_actions),
+            args.think_jobs,
         )
         for player in args.players
         for game_name, suits, rule in variants
@@ -293,6 +313,8 @@ def main() -> None:
                 name = f"{player} {args.simulations}x{args.rollout} (<= {args.bot_actions})"
             else:
                 name = f"{player} {args.iterations}" if player != "hint" else "hint"
+                if player != "hint" and args.think_jobs > 1:
+                    name += f" x{args.think_jobs} trees"
             rows.append((f"{name} | {game_name} {suits} {rule}", results))
     for line in table(rows):
         print(line, flush=True)

@@ -89,6 +89,7 @@ _TIMEOUT = _int_type(1, 3600, "a number of seconds")
 _INDEX = _int_type(0, 1_000_000, "a hint index")
 _ITERATIONS = _int_type(1, 10_000_000, "a number of iterations")
 _SEED = _int_type(0, 2**32 - 1, "a seed")
+_JOBS = _int_type(1, 64, "a number of processes")
 _THINK_SECONDS = _positive_number(86_400, "a number of seconds")
 
 
@@ -391,6 +392,7 @@ def _command_hint(args: argparse.Namespace) -> int:
             ("--time", args.time),
             ("--iterations", args.iterations),
             ("--seed", args.seed),
+            ("--jobs", args.jobs),
             ("--quiet", args.quiet or None),
         )
         if value is not None
@@ -446,6 +448,7 @@ def _think_harder(game: Game, args: argparse.Namespace) -> int:
         iterations=args.iterations,
         time_limit=args.time,
         seed=args.seed or 0,
+        jobs=args.jobs or 1,
         progress=show if show_progress else None,
         progress_every=1,
     )
@@ -613,6 +616,14 @@ def _add_hint_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     hint.add_argument(
         "--seed", type=_SEED, default=None, metavar="N", help="with --strong: seed (default 0)"
+    )
+    hint.add_argument(
+        "--jobs",
+        type=_JOBS,
+        default=None,
+        metavar="N",
+        help="with --strong: grow N independent trees on N processes and add up their "
+        "statistics (default 1); the answer depends on N as well",
     )
     hint.add_argument("--quiet", action="store_true", help="with --strong: no progress on stderr")
     hint.set_defaults(handler=_command_hint)

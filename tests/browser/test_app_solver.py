@@ -21,10 +21,13 @@ from webapp import (
     shown,
 )
 
-from spider import Game
+from spider import Game, Move
 from spider.moves import action_from_text
 from spider.solver import hint, solve
+from spider.solver.hint import visited_positions
 from spider.solver.nomoves import no_more_moves
+from spider.solver.think import lines_of
+from spider.solver.view import VisibleView
 from spider.winnable import winnable_numbers
 
 pytestmark = pytest.mark.browser
@@ -282,6 +285,62 @@ def test_solver_check_demo_winnable_only_and_cancel(
     )
     dialog.locator('[data-action="solve-cancel"]').click()
     expect(dialog).to_have_attribute("data-result", "cancelled")
+    assert page.evaluate("document.documentElement.dataset.solverStarts") == "1"
+
+    # "Think harder" (T) on this deal, at 2 s (a setting): it runs in the solver's worker with
+    # its progress in a bar (play-outs, time, the best move so far), then marks the move it
+    # found as the quick hint marks its move; the player plays it.
+    hard = Game.from_code("SP1-S4C-AAAAAAD")
+    click_action(page, "settings")
+    page.locator('[data-setting="thinkSeconds"]').select_option("2")
+    page.locator('#dlg-settings button[value="close"]').click()
+    bar = page.locator("[data-think-bar]")
+    page.keyboard.press("t")
+    expect(bar).to_be_visible()
+    expect(bar.locator("[data-think-text]")).to_have_text(
+        re.compile(r"^Thinking: \d+ play-outs? · \d s of 2 s$"), timeout=30_000
+    )
+    expect(bar.locator("[data-think-best]")).to_have_text(
+        re.compile(r"^Best so far: .+ to column \d+$")
+    )
+    screenshot(page, "think-progress")
+    expect(bar).to_be_hidden(timeout=30_000)
+    page.wait_for_function("() => document.querySelectorAll('.card.hinted').length > 0")
+    marks = page.evaluate(HINTED)
+    src, count, targets = marks["column"], len(marks["cards"]), marks["targets"]
+    assert len(targets) == 1
+    move = Move(src, targets[0], count)
+    assert marks["cards"] == [str(c) for c in hard.columns[src].cards[-count:]]
+    # It is the first move of one of the lines the search weighs (the quick hint's best ones).
+    view, visited = VisibleView.from_game(hard), visited_positions(hard)
+    assert move in {line[0] for line in lines_of(view, visited)}
+    expect(page.locator("[data-message]")).to_have_text(
+        re.compile(rf"^Think harder: try .+ to column {move.dst + 1}\. Chosen in \d+ of \d+ ")
+    )
+    screenshot(page, "think-answer")
+    drag(page, profile, src, -count, move.dst)
+    hard.move(*move)
+    assert_shows(page, hard)
+    expect(page.locator(".card.hinted")).to_have_count(0)
+
+    # Cancel stops it; playing while it thinks drops its answer, and says so. Neither leaves a
+    # move marked, and the worker is the same one all along.
+    click_action(page, "think")
+    expect(bar.locator("[data-think-text]")).to_contain_text("play-out", timeout=30_000)
+    bar.locator('[data-action="think-cancel"]').click()
+    expect(bar).to_be_hidden()
+    expect(page.locator("[data-message]")).to_have_text("Think harder stopped.")
+    page.keyboard.press("t")
+    expect(bar).to_be_visible()
+    click_action(page, "undo")
+    hard.undo()
+    expect(bar).to_be_hidden()
+    expect(page.locator("[data-message]")).to_contain_text(
+        "The table changed while Think harder was thinking"
+    )
+    assert_shows(page, hard)
+    page.wait_for_timeout(2500)  # past its budget: no answer is shown after all
+    expect(page.locator(".card.hinted")).to_have_count(0)
     assert page.evaluate("document.documentElement.dataset.solverStarts") == "1"
 
     # The next winnable deal of the same kind is another one: deals played lately are avoided.

@@ -17,6 +17,7 @@ from spider.env import SpiderEnv
 from spider.options import Options
 from spider.protocol import Session
 from spider.solver.think import ThinkProgress, think
+from spider.solver.think_pool import tree_seed
 from spider.solver.think_world import World
 from spider.solver.view import VisibleView, visible_moves
 from tests.helpers import position, random_game, reshuffle_hidden
@@ -177,6 +178,37 @@ def test_a_four_suit_game_with_history_gets_the_same_answer_whatever_is_hidden()
     assert (other.line, other.options) == (first.line, first.options)
 
 
+def test_an_ensemble_adds_up_its_trees_repeatably_whatever_is_hidden() -> None:
+    game = random_game(("spiderette", 2, "classic"), 10_007, 12)
+    ensemble = think(game, iterations=6, seed=4, jobs=2)
+    assert ensemble.reason == "iterations" and ensemble.iterations == 12
+    # Two trees on two processes: the first seeded with the seed, the second with a derived one;
+    # the root statistics are their sums, so each tree is the single search with its seed.
+    trees = [think(game, iterations=6, seed=tree_seed(4, index)) for index in (0, 1)]
+    assert tree_seed(4, 0) == 4 and tree_seed(4, 1) not in (4, tree_seed(5, 1))
+    first_options, second_options = (tree.options for tree in trees)
+    for option, first, second in zip(ensemble.options, first_options, second_options, strict=True):
+        assert option.line == first.line == second.line
+        assert option.visits == first.visits + second.visits
+        total = first.value * first.visits + second.value * second.visits
+        assert option.value == pytest.approx(total / option.visits if option.visits else 0.0)
+    answer = (ensemble.line, ensemble.options, ensemble.visits, ensemble.value, ensemble.reason)
+    assert _answer(game, iterations=6, seed=4, jobs=2) == answer  # repeatable
+    other = reshuffle_hidden(game, random.Random(7))
+    assert _answer(other, iterations=6, seed=4, jobs=2) == answer  # the hidden cards are not read
+    # A stop request in the caller stops the other process's tree too.
+    stop = threading.Event()
+    stopped = think(
+        game, iterations=100_000, seed=1, jobs=2, progress=lambda _: stop.set(), stop=stop
+    )
+    assert stopped.reason == "stopped" and 10 <= stopped.iterations < 1_000
+    for bad in (0, 65):
+        with pytest.raises(ValueError, match="jobs must be from 1 to 64"):
+            think(game, iterations=2, jobs=bad)
+    with pytest.raises(TypeError, match="jobs must be an integer"):
+        think(game, iterations=2, jobs=2.0)  # type: ignore[arg-type]
+
+
 def test_cli_hint_strong(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "SD1-S1-AAAAAAC", "--strong", "--iterations", "6", "--seed", "2"]) == 0
     captured = capsys.readouterr()
@@ -189,6 +221,11 @@ def test_cli_hint_strong(capsys: pytest.CaptureFixture[str]) -> None:
     assert captured.err == "" and data["iterations"] == 6 and data["line"][0] == data["notation"]
     game = Game.from_code("SD1-S1-AAAAAAC")
     assert data["notation"] == think(game, iterations=6).action.text()  # type: ignore[union-attr]
+    args = ["hint", "SD1-S1-AAAAAAC", "--strong", "--iterations", "6", "--jobs", "2", "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["iterations"] == 12  # two trees of 6
+    assert data == {**think(game, iterations=6, jobs=2).to_json(), "elapsed": data["elapsed"]}
 
 
 @pytest.mark.parametrize(
@@ -199,6 +236,8 @@ def test_cli_hint_strong(capsys: pytest.CaptureFixture[str]) -> None:
         ["--strong", "--time", "-1"],
         ["--strong", "--time", "nan"],
         ["--strong", "--seed", "-3"],
+        ["--strong", "--jobs", "0"],
+        ["--strong", "--jobs", "65"],
     ],
 )
 def test_cli_hint_strong_refuses_bad_arguments(
@@ -228,7 +267,13 @@ def test_protocol_think_reports_progress_and_a_playable_action() -> None:
     result = reply["think"]
     assert result["iterations"] == 6 and result["reason"] == "iterations"
     assert [report["iterations"] for report in reports] == [3, 6]
-    assert set(reports[0]) == {"iterations", "elapsed", "best", "share"}
+    assert set(reports[0]) == {"iterations", "elapsed", "best", "share", "action"}
+    # The leading line's first action, as a request the page can show (src, dst, count).
+    leading = reports[-1]
+    first = leading["action"]
+    assert isinstance(first, dict) and first["op"] == "move"
+    move = Move(first["src"], first["dst"], first["count"])
+    assert str(leading["best"]).split()[0] == move.text()
     assert session.handle(result["action"])["ok"]
     for field, value in (
         ("iterations", 0),

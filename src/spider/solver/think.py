@@ -19,16 +19,20 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
   solver (:func:`~spider.solver.search.solve`, bounded by :data:`ENDGAME_NODES` positions):
   winnable 1, unwinnable 0, undecided the evaluation.
 
+* **Ensemble**: with ``jobs`` > 1, that many independent trees grow on as many processes
+  (:mod:`.think_pool`), each with its own derived seed, and their root statistics are summed.
+
 The answer is the action visited most.  Given an iteration budget and a seed, it depends only on
 the visible position, the positions the player went through since the last card turned (from
-the game's history, as the quick hint reads them), the budget and the seed: the hidden cards are
-never read.  A time budget makes it depend on the machine's speed as well.
+the game's history, as the quick hint reads them), the budget, the seed and ``jobs``: the hidden
+cards are never read.  A time budget makes it depend on the machine's speed as well.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -51,6 +55,7 @@ __all__ = [
     "ITERATIONS_PER_LINE",
     "MAX_ACTIONS",
     "MAX_ITERATIONS",
+    "MAX_JOBS",
     "OUTCOMES_PER_ACTION",
     "ROLLOUT_NODES",
     "ThinkOption",
@@ -65,6 +70,12 @@ DEFAULT_ITERATIONS: Final = 100
 
 MAX_ITERATIONS: Final = 10_000_000
 """The largest iteration budget accepted."""
+
+MAX_JOBS: Final = 64
+"""The most trees (processes) one search may grow at once."""
+
+PROCESSES: Final = sys.platform not in {"emscripten", "wasi"}
+"""Whether more processes can be started here (not under Pyodide): ``jobs`` > 1 needs them."""
 
 MAX_SECONDS: Final = 86_400.0
 """The largest time budget accepted, in seconds."""
@@ -109,20 +120,23 @@ Line = tuple[Action, ...]
 
 @dataclass(frozen=True, slots=True)
 class ThinkProgress:
-    """A progress report: iterations so far, seconds, the best line now and its visit share."""
+    """A progress report: iterations so far, seconds, the best line now (in move notation), its
+    visit share and its first action."""
 
     iterations: int
     elapsed: float
     best: str
     share: float
+    action: Action
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (the protocol's progress message)."""
+        """A JSON-ready dict (the protocol's progress message; ``action`` as a request)."""
         return {
             "iterations": self.iterations,
             "elapsed": round(self.elapsed, 3),
             "best": self.best,
             "share": round(self.share, 3),
+            "action": _action_json(self.action),
         }
 
 
@@ -371,6 +385,7 @@ def think(
     progress: Callable[[ThinkProgress], None] | None = None,
     progress_every: int = 10,
     stop: threading.Event | Callable[[], bool] | None = None,
+    jobs: int = 1,
 ) -> ThinkReport:
     """Search the player's information for the best line of moves; see the module doc.
 
@@ -381,7 +396,15 @@ def think(
     line found so far.  Only what the player sees of ``game`` is read: its visible view and the
     positions since the last card turned in its history.
 
-    ``ValueError`` (or ``TypeError``) for a bad budget or seed, or a game already won.
+    ``jobs`` > 1 grows that many independent trees at once, each on the whole budget, the first
+    in this process (it reports the progress) and the others on as many more processes, each
+    with its own seed derived from ``seed`` (:func:`~.think_pool.tree_seed`; the first uses
+    ``seed``); the answer sums their root statistics (visits and values per line), and
+    ``iterations`` in the report counts the play-outs of every tree.  Given an iteration budget
+    it still depends only on what the player sees, the budget, ``seed`` and ``jobs``.  Where
+    processes cannot be started (Pyodide), ``jobs`` is 1 whatever is asked.
+
+    ``ValueError`` (or ``TypeError``) for a bad budget, seed or jobs, or a game already won.
     """
     budget, seconds = _check_budget(iterations, time_limit)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -390,6 +413,10 @@ def think(
         raise TypeError(f"progress_every must be an integer, not {progress_every!r}")
     if progress_every < 1:
         raise ValueError(f"progress_every must be at least 1, not {progress_every}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise TypeError(f"jobs must be an integer, not {jobs!r}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
     if game.is_won:
         raise ValueError("the game is won: there is nothing left to think about")
     started = time.monotonic()
@@ -402,60 +429,115 @@ def think(
     try:
         search.root.set_lines(lines_of(view, visited, search.width))
     except KeyboardInterrupt:
-        return _report(search.root, 0, "interrupted", time.monotonic() - started)
+        return _report(_stats(search.root), 0, "interrupted", time.monotonic() - started)
     lines = search.root.lines or []
     if len(lines) <= 1:
         reason: ThinkReason = "only-action" if lines else "nothing-helps"
-        return _report(search.root, 0, reason, time.monotonic() - started)
-    done = 0
+        return _report(_stats(search.root), 0, reason, time.monotonic() - started)
     deadline = None if seconds is None else started + seconds
-    reason = "iterations"
-    try:
-        while True:
-            if budget is not None and done >= budget:
-                break
-            if deadline is not None and time.monotonic() >= deadline:
-                reason = "time-limit"
-                break
-            if should_stop(stop):
-                reason = "stopped"
-                break
-            search.iterate()
-            done += 1
-            if progress is not None and done % progress_every == 0:
-                best = _best(search.root)
-                progress(
-                    ThinkProgress(
-                        done,
-                        time.monotonic() - started,
-                        " ".join(action_text(action) for action in lines[best]),
-                        search.root.visits[best] / done,
-                    )
-                )
-    except KeyboardInterrupt:
-        reason = "interrupted"
-    return _report(search.root, done, reason, time.monotonic() - started)
+    grow = _Growth(budget, deadline, stop, progress, progress_every, started)
+    if jobs == 1 or not PROCESSES:
+        done, reason = grow.run(search)
+        return _report(_stats(search.root), done, reason, time.monotonic() - started)
+    from .think_pool import TreeTask, grow_ensemble
+
+    task = TreeTask(view, visited, tuple(lines), width, seed, budget, seconds)
+    stats, done, reason = grow_ensemble(task, jobs, lambda: grow.run(search), stop)
+    combined = _stats(search.root)
+    for visits, totals in stats:
+        combined = _Stats(
+            combined.lines,
+            [a + b for a, b in zip(combined.visits, visits, strict=True)],
+            [a + b for a, b in zip(combined.totals, totals, strict=True)],
+        )
+    return _report(combined, done, reason, time.monotonic() - started)
 
 
-def _best(root: _Node) -> int:
+@dataclass(frozen=True, slots=True)
+class _Stats:
+    """A root's statistics: its lines, their visits and their summed play-out values."""
+
+    lines: list[Line]
+    visits: list[int]
+    totals: list[float]
+
+
+def _stats(root: _Node) -> _Stats:
+    return _Stats(root.lines or [], list(root.visits), list(root.totals))
+
+
+class _Growth:
+    """How long a tree grows: the budget, the clock, stop requests and progress reports."""
+
+    def __init__(
+        self,
+        budget: int | None,
+        deadline: float | None,
+        stop: threading.Event | Callable[[], bool] | None,
+        progress: Callable[[ThinkProgress], None] | None,
+        progress_every: int,
+        started: float,
+    ) -> None:
+        self.budget = budget
+        self.deadline = deadline
+        self.stop = stop
+        self.progress = progress
+        self.every = progress_every
+        self.started = started
+
+    def run(self, search: _Search) -> tuple[int, ThinkReason]:
+        """Iterate ``search`` until the budget, the clock or a stop request ends it; the
+        iterations done and why it ended (Ctrl+C ends it too, as ``interrupted``)."""
+        done = 0
+        try:
+            while True:
+                if self.budget is not None and done >= self.budget:
+                    return done, "iterations"
+                if self.deadline is not None and time.monotonic() >= self.deadline:
+                    return done, "time-limit"
+                if should_stop(self.stop):
+                    return done, "stopped"
+                search.iterate()
+                done += 1
+                if self.progress is not None and done % self.every == 0:
+                    self._report(search.root, done)
+        except KeyboardInterrupt:
+            return done, "interrupted"
+
+    def _report(self, root: _Node, done: int) -> None:
+        assert self.progress is not None and root.lines is not None
+        best = _best(root.visits, root.totals)
+        line = root.lines[best]
+        self.progress(
+            ThinkProgress(
+                done,
+                time.monotonic() - self.started,
+                " ".join(action_text(action) for action in line),
+                root.visits[best] / done,
+                line[0],
+            )
+        )
+
+
+def _best(visits: list[int], totals: list[float]) -> int:
     """The most visited line (the better mean, then the quick hint's order, on a tie)."""
     best, key = 0, (-1, -1.0)
-    for index, count in enumerate(root.visits):
-        mean = root.totals[index] / count if count else 0.0
+    for index, count in enumerate(visits):
+        mean = totals[index] / count if count else 0.0
         if (count, mean) > key:
             best, key = index, (count, mean)
     return best
 
 
-def _report(root: _Node, iterations: int, reason: ThinkReason, elapsed: float) -> ThinkReport:
-    lines = root.lines or []
+def _report(stats: _Stats, iterations: int, reason: ThinkReason, elapsed: float) -> ThinkReport:
+    lines = stats.lines
     options = tuple(
         ThinkOption(line, count, total / count if count else 0.0)
-        for line, count, total in zip(lines, root.visits, root.totals, strict=True)
+        for line, count, total in zip(lines, stats.visits, stats.totals, strict=True)
     )
     if not lines:
         return ThinkReport(None, (), 0, 0.0, 0.0, iterations, reason, elapsed, options)
-    best = _best(root)
+    best = _best(stats.visits, stats.totals)
     chosen = options[best]
     share = chosen.visits / iterations if iterations else (1.0 if len(lines) == 1 else 0.0)
     return ThinkReport(

@@ -131,6 +131,7 @@ dlgSettings.addEventListener("change", (e) => {
   let value;
   if (el.type === "checkbox") value = el.checked;
   else if (key === "undoLimit") value = el.value === "unlimited" ? null : Number(el.value);
+  else if (key === "thinkSeconds") value = Number(el.value);
   else value = el.value;
   settingsChange({ [key]: value });
 });

@@ -69,17 +69,29 @@ export class Hints {
       if (reply.no_moves && this.store.state.saved) this.noMoves.show(this.store.state.saved, true);
       return;
     }
-    const c = game.columns[mv.src];
-    const card = c.up[c.up.length - mv.count];
-    const els = this.renderer.group(mv.src, c.down + c.up.length - mv.count);
-    for (const el of els) el.classList.add("hinted");
-    this.renderer.markColumns([mv.dst], "hint-target");
-    this.marks = { els, timer: window.setTimeout(() => this.clear(), 3000) };
+    const card = this.mark(mv);
     const suit = i18n.t(`suit.${card.slice(-1)}`);
     const why = i18n.has(`hint.reason.${h.reason}`) ? ` ${i18n.t(`hint.reason.${h.reason}`, { suit })}` : "";
     const text = i18n.t("hint.move", { card: i18n.cardName(card), col: mv.dst + 1 }) + why;
     showMessage(text, { tone: "info" });
     announce(text);
+  }
+
+  /**
+   * Marks move `mv` on the table: its cards and the column they go to, for `ms` milliseconds
+   * (null: until the table changes). Returns the card at the bottom of the moved group.
+   * @param {import("./types.js").MoveRequest} mv
+   * @param {number | null} [ms]
+   */
+  mark(mv, ms = 3000) {
+    this.clear();
+    const game = /** @type {import("./types.js").GameState} */ (this.store.state.game);
+    const c = game.columns[mv.src];
+    const els = this.renderer.group(mv.src, c.down + c.up.length - mv.count);
+    for (const el of els) el.classList.add("hinted");
+    this.renderer.markColumns([mv.dst], "hint-target");
+    this.marks = { els, timer: ms === null ? 0 : window.setTimeout(() => this.clear(), ms) };
+    return c.up[c.up.length - mv.count];
   }
 
   /** The engine's hint; the button says it is thinking meanwhile (a long endgame takes a moment). */

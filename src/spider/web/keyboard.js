@@ -6,7 +6,7 @@
 //   Enter Space  pick up the group from the focused card; press again on a column to drop it
 //   Esc          put the group back
 //   D deal · U or Ctrl+Z undo · Ctrl+Shift+Z or Ctrl+Y redo · N new game · S suits and deal
-//   H hint · F1 or ? how to play
+//   H hint · T think harder · F1 or ? how to play
 //
 // The focused card carries tabindex 0 (a roving tab stop), so Tab reaches the table once and the
 // browser draws the focus ring on the card itself.
@@ -21,6 +21,7 @@
  * @property {() => unknown} newGame
  * @property {() => unknown} cycleSuits
  * @property {() => unknown} hint
+ * @property {() => unknown} think
  * @property {() => unknown} help
  * @property {() => boolean} dialogOpen
  * @property {(col: number, idx: number, count: number) => boolean} pick
@@ -101,6 +102,8 @@ export class Keyboard {
         return this.#run(e, this.a.cycleSuits);
       case "h":
         return this.#run(e, this.a.hint);
+      case "t":
+        return this.#run(e, this.a.think);
       default:
     }
   }

@@ -33,6 +33,7 @@ import { Store } from "./state.js";
 import * as stats from "./stats.js";
 import * as storage from "./storage.js";
 import { TapInput } from "./taps.js";
+import { ThinkHarder } from "./think.js";
 import { Timer } from "./timer.js";
 
 /** @typedef {import("./types.js").Change} Change */
@@ -200,6 +201,7 @@ function reportStorageProblems() {
 const saver = new Saver(store, { elapsed: () => timer.elapsed, takeUp: (stored) => takeUp(stored) });
 const noMoves = new NoMoves(store, ask, { settled, choose: onNoMovesChoice });
 const hints = new Hints(store, renderer, ask, noMoves);
+const thinker = new ThinkHarder(store, hints);
 const demo = new Demo(store, { send, settled, onStart: () => hints.clear() });
 
 store.subscribe(view);
@@ -208,6 +210,7 @@ store.subscribe((change) => record(change, { elapsed: () => timer.elapsed, settl
 store.subscribe(saving);
 store.subscribe((change) => daily.record(change, () => timer.elapsed)); // issue 15: daily wins
 store.subscribe(announcements);
+store.subscribe((change) => thinker.changed(change));
 store.subscribe((change) => {
   const { reply, req, ctx } = change;
   if (!reply?.ok || ctx?.boot || req?.op === "load") return;
@@ -475,6 +478,7 @@ const keyboard = new Keyboard(renderer, {
   newGame: () => openNewGame(),
   cycleSuits,
   hint: () => hints.show(),
+  think: () => thinker.start(),
   help: () => dialogs.openHelp(store.state.game?.game ?? "spider"),
   dialogOpen: dialogs.anyOpen,
   pick: (/** @type {number} */ col, /** @type {number} */ idx, /** @type {number} */ count) => {
@@ -518,6 +522,8 @@ const ACTIONS = {
   undo: () => undo(),
   redo: () => redo(),
   hint: () => hints.show(),
+  think: () => thinker.start(),
+  "think-cancel": () => thinker.cancel(),
   restart,
   stats: () => {
     const variants = store.state.game?.variants;
@@ -555,6 +561,7 @@ document.addEventListener("click", (e) => {
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && more.classList.contains("open")) setMenu(false);
   if (e.key === "Escape") taps.clear(); // puts back cards picked up by a tap
+  if (e.key === "Escape" && !e.defaultPrevented && !dialogs.anyOpen()) thinker.cancel();
 });
 
 // Any key stops the demo (Esc only stops it; other keys then act as usual).
@@ -588,6 +595,7 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
     solver.relabel();
     replay.relabel();
     review.relabel();
+    thinker.relabel();
     updateStatus(store.state);
     showEngineStatus(store.state);
     if (!storage.canSave()) notice(i18n.t("storage.write"));

@@ -8,6 +8,8 @@ const coarse = globalThis.matchMedia?.("(pointer: coarse)").matches ?? false;
 
 export const LANGS = ["en", "ca", "es", "it"];
 export const UNDO_LIMITS = [100, 400, null];
+/** The seconds "Think harder" may search (think.js), offered in Settings. */
+export const THINK_SECONDS = [2, 5, 15, 30];
 
 /** What a tap on a card does (taps.js): send it to the best column, pick it up, nothing. */
 export const TAP_MODES = ["best", "pick", "off"];
@@ -29,6 +31,7 @@ export const FELTS = ["green", "blue", "wine", "slate"];
  * @property {boolean} animations
  * @property {boolean} fourColor
  * @property {number | null} undoLimit
+ * @property {number} thinkSeconds
  * @property {boolean} winnableOnly
  * @property {{game: string, suits: number, rule: string, scoring: string}} options
  */
@@ -49,6 +52,7 @@ export function defaults() {
     animations: true,
     fourColor: false,
     undoLimit: 400, // 100, 400 or null (unlimited)
+    thinkSeconds: 5, // "Think harder" searches this long (THINK_SECONDS)
     winnableOnly: false, // new games: only deals the solver proves winnable
     options: { game: "spider", suits: 1, rule: "classic", scoring: "standard" },
   };
@@ -85,6 +89,7 @@ function validate(data) {
   if (FELTS.includes(data.felt)) out.felt = data.felt;
   if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;
   if (UNDO_LIMITS.includes(data.undoLimit)) out.undoLimit = data.undoLimit;
+  if (THINK_SECONDS.includes(data.thinkSeconds)) out.thinkSeconds = data.thinkSeconds;
   if (data.options && typeof data.options === "object") {
     for (const [k, ok] of Object.entries(OPTION_SHAPES)) {
       if (ok(data.options[k])) /** @type {Record<string, unknown>} */ (out.options)[k] = data.options[k];

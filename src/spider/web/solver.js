@@ -1,12 +1,16 @@
 // @ts-check
-// The solver in the page: "Is this deal winnable?" and "Show solution".
+// The solver in the page: "Is this deal winnable?", "Show solution" and "Think harder".
 //
 // Searches run in a second engine worker (a separate Pyodide instance, started on first use), so
 // play never waits for them. The solver reads every card, so its answers are spoilers: the
-// dialog says so before it starts. Cancel interrupts the search at once and keeps the worker for
-// the next one (when the page is cross-origin isolated; otherwise the worker is terminated and
-// the next search starts a fresh one). The page still holds no rules: it loads the game's
-// `saved` text into the solver worker and asks it `{"op": "solve"}` (docs/protocol.md).
+// dialog says so before it starts ("Think harder", think.js, reads only what the player sees).
+// Cancel interrupts the search at once and keeps the worker for the next one (when the page is
+// cross-origin isolated; otherwise the worker is terminated and the next search starts a fresh
+// one). The page still holds no rules: it loads the game's `saved` text into the solver worker
+// and asks it `{"op": "solve"}`, `{"op": "think"}` or `{"op": "status"}` (docs/protocol.md).
+// Each of these is a job of two requests (load, then the question) run one job at a time, so
+// another job's `load` never comes between them; a job names its owner ("solve", "think",
+// "status"), and `cancel(owner)` stops only that owner's jobs.
 // `<html data-solver-starts>` counts the solver workers started (read by the tests).
 
 import { EngineClient } from "./engine-client.js";
@@ -31,8 +35,51 @@ function solverClient() {
   return client;
 }
 
-/** Stops a running search at once: interrupted in its worker, or the worker is terminated. */
-export function cancel() {
+/** @typedef {{owner: string, cancelled: boolean}} Job */
+
+/** @type {Job | null} the job whose requests the worker is answering */
+let running = null;
+/** @type {Set<Job>} jobs waiting for the worker */
+const waiting = new Set();
+/** @type {Promise<unknown>} the end of the last job queued */
+let queue = Promise.resolve();
+
+const aborted = () => new DOMException("cancelled", "AbortError");
+
+/**
+ * Runs `fn` (its requests to the solver worker) once the jobs queued before it have ended.
+ * @template T
+ * @param {string} owner
+ * @param {(job: Job) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+function exclusive(owner, fn) {
+  /** @type {Job} */
+  const job = { owner, cancelled: false };
+  waiting.add(job);
+  const run = queue.then(async () => {
+    waiting.delete(job);
+    if (job.cancelled) throw aborted();
+    running = job;
+    try {
+      return await fn(job);
+    } finally {
+      running = null;
+    }
+  });
+  queue = run.catch(() => {});
+  return run;
+}
+
+/**
+ * Stops the searches of `owner` at once: the one running is interrupted in its worker (or the
+ * worker is terminated), the waiting ones never start. Their promises reject with an AbortError.
+ * @param {string} [owner]
+ */
+export function cancel(owner = "solve") {
+  for (const job of waiting) if (job.owner === owner) job.cancelled = true;
+  if (running?.owner !== owner) return;
+  running.cancelled = true; // between its two requests: the second is never sent
   if (!client || client.pending.size === 0) return;
   if (client.interrupt()) return; // the worker stays warm for the next search
   const c = client;
@@ -58,20 +105,49 @@ function ask(req, onProgress = null) {
   }).finally(() => c.removeEventListener("status", onStatus));
 }
 
-/** Solves the game of `saved` (the main engine's saved text); resolves with the `solve` field. */
 /**
+ * Loads the game of `saved` in the solver worker, then asks `req` (unless `job` was cancelled
+ * meanwhile); resolves with the reply.
+ * @param {Job} job
+ * @param {string} saved
+ * @param {import("./types.js").Request} req
+ * @param {((data: any) => void) | null} [onProgress]
+ */
+async function askAbout(job, saved, req, onProgress = null) {
+  const loaded = await ask({ op: "load", saved });
+  if (!loaded.ok) throw new Error(loaded.error?.code ?? "invalid-saved");
+  if (job.cancelled) throw aborted();
+  return ask(req, onProgress);
+}
+
+/**
+ * Solves the game of `saved` (the main engine's saved text); resolves with the `solve` field.
  * @param {string} saved
  * @param {{timeLimit?: number, onProgress?: (data: any) => void}} [opts]
  */
-export async function solveSaved(saved, { timeLimit = CHECK_SECONDS, onProgress } = {}) {
-  const loaded = await ask({ op: "load", saved });
-  if (!loaded.ok) throw new Error(loaded.error?.code ?? "invalid-saved");
-  const reply = await ask(
-    { op: "solve", time_limit: timeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY },
-    onProgress,
-  );
-  if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
-  return reply.solve;
+export function solveSaved(saved, { timeLimit = CHECK_SECONDS, onProgress } = {}) {
+  return exclusive("solve", async (job) => {
+    const req = { op: "solve", time_limit: timeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
+    const reply = await askAbout(job, saved, req, onProgress);
+    if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
+    return reply.solve;
+  });
+}
+
+/**
+ * "Think harder" on the game of `saved`: a search over what the player sees, for `timeLimit`
+ * seconds; resolves with the `think` field. `onProgress` gets `{iterations, elapsed, best,
+ * share, action}` after each play-out. `cancel("think")` stops it.
+ * @param {string} saved
+ * @param {{timeLimit: number, onProgress?: (data: import("./types.js").ThinkProgress) => void}} opts
+ * @returns {Promise<import("./types.js").ThinkInfo>}
+ */
+export function thinkSaved(saved, { timeLimit, onProgress }) {
+  return exclusive("think", async (job) => {
+    const reply = await askAbout(job, saved, { op: "think", time_limit: timeLimit, progress_every: 1 }, onProgress);
+    if (!reply.ok || !reply.think) throw new Error(reply.error?.code ?? "solver");
+    return reply.think;
+  });
 }
 
 /**
@@ -92,11 +168,10 @@ export async function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTi
 /**
  * The full "no more moves" check of the game of `saved`, in the solver's worker (used when the
  * game engine's quick, bounded check could not decide). Resolves with the `status` reply.
+ * @param {string} saved
  */
-export async function status(saved) {
-  const loaded = await ask({ op: "load", saved });
-  if (!loaded.ok) throw new Error(loaded.error?.code ?? "invalid-saved");
-  return ask({ op: "status" });
+export function status(saved) {
+  return exclusive("status", (job) => askAbout(job, saved, { op: "status" }));
 }
 
 // ---- the dialog ----
@@ -165,7 +240,7 @@ function close() {
 
 dlg.addEventListener("close", () => {
   // Closing while a search runs (Cancel, Esc) cancels it.
-  if (dlg.dataset.phase === "running") cancel();
+  if (dlg.dataset.phase === "running") cancel("solve");
   if (dlg.dataset.phase === "running") setPhase("cancelled", "cancelled");
   session = null;
 });

@@ -52,6 +52,7 @@ const SHELL = [
   "/taps.js",
   "/daily.js",
   "/replay.js",
+  "/think.js",
   "/worker.js",
   "/locales/en.js",
   "/locales/ca.js",

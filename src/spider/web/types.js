@@ -84,6 +84,32 @@
  */
 
 /**
+ * A progress message of "Think harder" (op `think`): play-outs so far, seconds, the leading
+ * line in move notation, its share of the play-outs, and its first action as a request.
+ * @typedef {object} ThinkProgress
+ * @property {number} iterations
+ * @property {number} elapsed
+ * @property {string} best
+ * @property {number} share
+ * @property {Request} action
+ */
+
+/**
+ * The answer of "Think harder" (`reply.think`). `action` is null when nothing helps and no deal
+ * is possible; `{op: "deal"}` when the deal is the only thing left (never shown as advice).
+ * @typedef {object} ThinkInfo
+ * @property {Request | null} action
+ * @property {string | null} notation
+ * @property {string[]} line
+ * @property {number} visits
+ * @property {number} share
+ * @property {number} value
+ * @property {number} iterations
+ * @property {string} reason
+ * @property {number} elapsed
+ */
+
+/**
  * A reply of the engine. `state` is present whenever the request reached a game; `saved` and
  * `events` with every successful action.
  * @typedef {object} Reply
@@ -93,6 +119,7 @@
  * @property {GameEvent[]} [events]
  * @property {{code: string, message: string}} [error]
  * @property {HintInfo} [hint]
+ * @property {ThinkInfo} [think]
  * @property {boolean} [no_moves]
  * @property {string} [no_moves_status]
  * @property {{position: string, start: string}} [export]
