@@ -39,7 +39,15 @@ from .moves import DEAL, Action, Move, action_from_text, action_text
 from .rules import RUN_LENGTH
 from .shuffle import MAX_NUMBER
 
-__all__ = ["DEAL_ACTION", "Observation", "SpiderEnv", "StepResult"]
+__all__ = [
+    "DEAL_ACTION",
+    "Observation",
+    "SpiderEnv",
+    "StepResult",
+    "action_count",
+    "decode_action",
+    "encode_action",
+]
 
 DEAL_ACTION: Final = 0
 """The integer action that deals a row from the stock."""
@@ -85,6 +93,42 @@ StepResult = tuple[Observation, int, bool, bool, dict[str, Any]]
 """``(observation, reward, terminated, truncated, info)``, as Gymnasium's ``step`` returns."""
 
 
+def action_count(columns: int) -> int:
+    """The size of the action encoding of a table of ``columns`` columns: the deal, then every
+    (source, destination, count)."""
+    return 1 + columns * columns * RUN_LENGTH
+
+
+def decode_action(action: int, columns: int) -> Action:
+    """The move (or :data:`~spider.DEAL`) of an integer action on ``columns`` columns.
+
+    ``0`` deals; ``1 + (src * columns + dst) * 13 + count - 1`` moves ``count`` cards.
+    ``TypeError`` for a non-int, ``ValueError`` outside the encoding.
+    """
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise TypeError(f"an action is an int, not {type(action).__name__}")
+    if not 0 <= action < action_count(columns):
+        raise ValueError(f"action {action} is outside 0..{action_count(columns) - 1}")
+    if action == DEAL_ACTION:
+        return DEAL
+    pair, count_less_one = divmod(action - 1, RUN_LENGTH)
+    src, dst = divmod(pair, columns)
+    return Move(src, dst, count_less_one + 1)
+
+
+def encode_action(action: Action, columns: int) -> int:
+    """The integer of a move or of :data:`~spider.DEAL` on ``columns`` columns (the inverse of
+    :func:`decode_action`); ``TypeError`` for another object, ``ValueError`` out of range."""
+    if action == DEAL:
+        return DEAL_ACTION
+    if not isinstance(action, Move):
+        raise TypeError(f"expected a Move or 'deal', not {action!r}")
+    src, dst, count = action
+    if not (0 <= src < columns and 0 <= dst < columns and 1 <= count <= RUN_LENGTH):
+        raise ValueError(f"{action!r} has no action number with {columns} columns")
+    return 1 + (src * columns + dst) * RUN_LENGTH + count - 1
+
+
 class SpiderEnv:
     """One game at a time of one variant, played through integer actions.
 
@@ -110,7 +154,7 @@ class SpiderEnv:
         probe = Game.new(game, suits=suits, rule=rule, number=0, scoring=scoring, undo_limit=0)
         self.variant = probe.options
         self.columns = len(probe.columns)
-        self.num_actions = 1 + self.columns * self.columns * RUN_LENGTH
+        self.num_actions = action_count(self.columns)
         self.max_steps = max_steps
         self._rng = random.Random()
         self._game: Game | None = None
@@ -129,26 +173,11 @@ class SpiderEnv:
 
     def action_to_move(self, action: int) -> Action:
         """The move (or :data:`~spider.DEAL`) of an integer action; ``ValueError`` if outside."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise TypeError(f"an action is an int, not {type(action).__name__}")
-        if not 0 <= action < self.num_actions:
-            raise ValueError(f"action {action} is outside 0..{self.num_actions - 1}")
-        if action == DEAL_ACTION:
-            return DEAL
-        pair, count_less_one = divmod(action - 1, RUN_LENGTH)
-        src, dst = divmod(pair, self.columns)
-        return Move(src, dst, count_less_one + 1)
+        return decode_action(action, self.columns)
 
     def move_to_action(self, action: Action) -> int:
         """The integer of a move or of :data:`~spider.DEAL`; ``ValueError`` if it has none here."""
-        if action == DEAL:
-            return DEAL_ACTION
-        if not isinstance(action, Move):
-            raise TypeError(f"expected a Move or 'deal', not {action!r}")
-        src, dst, count = action
-        if not (0 <= src < self.columns and 0 <= dst < self.columns and 1 <= count <= RUN_LENGTH):
-            raise ValueError(f"{action!r} has no action number with {self.columns} columns")
-        return 1 + (src * self.columns + dst) * RUN_LENGTH + count - 1
+        return encode_action(action, self.columns)
 
     def action_to_string(self, action: int) -> str:
         """An integer action in move notation: ``'deal'``, ``'ad'``, ``'bc3'``."""

@@ -19,8 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .env import DEAL_ACTION as ENV_DEAL_ACTION
+from .env import action_count, decode_action, encode_action
 from .game import Game
-from .moves import DEAL, Action, Move
+from .moves import Action
 from .options import Options
 from .rules import RUN_LENGTH
 
@@ -36,7 +38,7 @@ __all__ = [
 CARD_TYPES: Final = 4 * RUN_LENGTH
 """Distinct cards (suit and rank): 52.  Card index ``suit * 13 + rank``, from 1 to 52."""
 
-DEAL_ACTION: Final = 0
+DEAL_ACTION: Final = ENV_DEAL_ACTION
 """The integer action that deals a row from the stock (the same as :mod:`spider.env`'s)."""
 
 
@@ -100,29 +102,15 @@ class Layout:
     @property
     def num_actions(self) -> int:
         """The size of the action encoding: the deal, then every (source, destination, count)."""
-        return 1 + self.columns * self.columns * RUN_LENGTH
+        return action_count(self.columns)
 
     def action_to_move(self, action: int) -> Action:
-        """The move (or ``DEAL``) of an integer action; ``ValueError`` outside the encoding.
-
-        ``0`` deals; ``1 + (src * columns + dst) * 13 + count - 1`` moves ``count`` cards.
-        """
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise ValueError(f"an action is an int, not {type(action).__name__}")
-        if not 0 <= action < self.num_actions:
-            raise ValueError(f"action {action} is outside 0..{self.num_actions - 1}")
-        if action == DEAL_ACTION:
-            return DEAL
-        pair, count_less_one = divmod(action - 1, RUN_LENGTH)
-        src, dst = divmod(pair, self.columns)
-        return Move(src, dst, count_less_one + 1)
+        """The move (or ``DEAL``) of an integer action (:func:`spider.env.decode_action`)."""
+        return decode_action(action, self.columns)
 
     def move_to_action(self, move: Action) -> int:
-        """The integer of a legal move or of ``DEAL`` (the inverse of :meth:`action_to_move`)."""
-        if move == DEAL:
-            return DEAL_ACTION
-        assert isinstance(move, Move)
-        return 1 + (move.src * self.columns + move.dst) * RUN_LENGTH + move.count - 1
+        """The integer of a move or of ``DEAL`` (:func:`spider.env.encode_action`)."""
+        return encode_action(move, self.columns)
 
     def legal_actions(self, game: Game) -> list[int]:
         """The legal actions of ``game``, sorted (the deal, 0, first when allowed)."""
