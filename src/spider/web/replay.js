@@ -28,7 +28,13 @@ const slider = /** @type {HTMLInputElement} */ ($("[data-replay-slider]"));
 const playBtn = $("[data-replay-play]");
 
 // The renderer draws the replay's own table: its selectors are answered inside the dialog.
-const TABLE_PARTS = { "#table": "[data-replay-table]", "#columns": "[data-replay-columns]" };
+// Its own attribute names too, so that nothing on the page finds two stocks or two tables.
+const TABLE_PARTS = {
+  "#table": "[data-replay-table]",
+  "#columns": "[data-replay-columns]",
+  "[data-stock]": "[data-replay-stock]",
+  "[data-completed]": "[data-replay-completed]",
+};
 const root = { querySelector: (/** @type {string} */ sel) => dlg.querySelector(TABLE_PARTS[/** @type {keyof TABLE_PARTS} */ (sel)] ?? sel) };
 const renderer = new Renderer(/** @type {Document} */ (/** @type {unknown} */ (root)));
 renderer.animationsEnabled = () => settings.animate();
