@@ -38,6 +38,7 @@ from .game import Game
 from .moves import DEAL, Action, Move, action_from_text, action_text
 from .rules import RUN_LENGTH
 from .shuffle import MAX_NUMBER
+from .solver.think import think
 
 __all__ = [
     "DEAL_ACTION",
@@ -280,8 +281,6 @@ class SpiderEnv:
         The environment keeps no history (``undo_limit=0``), so the positions passed since the
         last card turned are not known to the search here.
         """
-        from .solver.think import think
-
         report = think(self.game, iterations=iterations, time_limit=time_limit, seed=seed)
         return [self.move_to_action(action) for action in report.line]
 

@@ -37,7 +37,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from ..game import Game
 from ..moves import Action, Move, action_text
@@ -47,6 +47,9 @@ from .limits import should_stop
 from .search import solve
 from .think_world import DEAL_LINE, Draws, World, truncate_line
 from .view import VisibleView
+
+if TYPE_CHECKING:  # the type only: see think() for why the module is imported late
+    from .think_pool import TreeTask
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -439,10 +442,12 @@ def think(
     if jobs == 1 or not PROCESSES:
         done, reason = grow.run(search)
         return _report(_stats(search.root), done, reason, time.monotonic() - started)
+    # Imported only here: multiprocessing is not importable under Pyodide (no _multiprocessing),
+    # where jobs is always 1.
     from .think_pool import TreeTask, grow_ensemble
 
     task = TreeTask(view, visited, tuple(lines), width, seed, budget, seconds)
-    stats, done, reason = grow_ensemble(task, jobs, lambda: grow.run(search), stop)
+    stats, done, reason = grow_ensemble(task, jobs, lambda: grow.run(search), grow_tree, stop)
     combined = _stats(search.root)
     for visits, totals in stats:
         combined = _Stats(
@@ -517,6 +522,19 @@ class _Growth:
                 line[0],
             )
         )
+
+
+def grow_tree(
+    task: TreeTask, seed: int, stop: Callable[[], bool] | None
+) -> tuple[list[int], list[float], int]:
+    """Grow one tree of an ensemble (in a worker process) with ``seed``: its root visits, value
+    totals and iterations.  Only the player's view and the root lines cross to the worker."""
+    search = _Search(task.view, World.from_view(task.view, task.visited), seed, task.width)
+    search.root.set_lines(list(task.lines))
+    started = time.monotonic()
+    deadline = None if task.seconds is None else started + task.seconds
+    done, _ = _Growth(task.budget, deadline, stop, None, 1, started).run(search)
+    return search.root.visits, search.root.totals, done
 
 
 def _best(visits: list[int], totals: list[float]) -> int:

@@ -16,19 +16,21 @@ import multiprocessing
 import random
 import signal
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing.synchronize import Event
+from typing import TYPE_CHECKING
 
+from ..moves import Action
 from .hint import Visited
 from .limits import should_stop
-from .think import Line, ThinkReason, _Growth, _Search
-from .think_world import World
 from .view import VisibleView
 
-__all__ = ["RootStats", "TreeTask", "grow_ensemble", "tree_seed"]
+if TYPE_CHECKING:  # the types only: spider.solver.think imports this module
+    from .think import ThinkReason
+
+__all__ = ["RootStats", "TreeGrower", "TreeTask", "grow_ensemble", "tree_seed"]
 
 RootStats = tuple[list[int], list[float]]
 """A tree's root statistics: visits and summed play-out values per root line."""
@@ -40,7 +42,7 @@ class TreeTask:
 
     view: VisibleView
     visited: Visited
-    lines: tuple[Line, ...]
+    lines: tuple[tuple[Action, ...], ...]
     width: int
     seed: int
     budget: int | None
@@ -66,27 +68,29 @@ def _start_worker(stop: Event) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _grow_tree(task: TreeTask, index: int) -> tuple[list[int], list[float], int]:
-    """Grow tree ``index`` in a worker; its root visits, value totals and iterations."""
-    search = _Search(
-        task.view, World.from_view(task.view, task.visited), tree_seed(task.seed, index), task.width
-    )
-    search.root.set_lines(list(task.lines))
-    started = time.monotonic()
-    deadline = None if task.seconds is None else started + task.seconds
+TreeGrower = Callable[
+    ["TreeTask", int, "Callable[[], bool] | None"], tuple[list[int], list[float], int]
+]
+"""Grows a tree of a task with the given seed until its budget or the stop check says so: its
+root visits, value totals and iterations (:func:`spider.solver.think.grow_tree`, a module-level
+function, so that it reaches the worker processes by name)."""
+
+
+def _run_tree(grow: TreeGrower, task: TreeTask, index: int) -> tuple[list[int], list[float], int]:
+    """Grow tree ``index`` in a worker, stopped by the shared stop event."""
     stop = _stop_event.is_set if _stop_event is not None else None
-    done, _ = _Growth(task.budget, deadline, stop, None, 1, started).run(search)
-    return search.root.visits, search.root.totals, done
+    return grow(task, tree_seed(task.seed, index), stop)
 
 
 def grow_ensemble(
     task: TreeTask,
     jobs: int,
     grow_first: Callable[[], tuple[int, ThinkReason]],
+    grow_other: TreeGrower,
     stop: threading.Event | Callable[[], bool] | None,
 ) -> tuple[list[RootStats], int, ThinkReason]:
-    """Grow the first tree with ``grow_first`` (here) and ``jobs - 1`` more on as many
-    processes; the other trees' root statistics, the iterations of all trees and why the
+    """Grow the first tree with ``grow_first`` (here) and ``jobs - 1`` more with ``grow_other``
+    on as many processes; the other trees' root statistics, the iterations of all trees and why the
     search ended (the first tree's reason, or ``stopped``/``interrupted`` when that came while
     the others were still growing)."""
     context = multiprocessing.get_context()
@@ -94,7 +98,7 @@ def grow_ensemble(
     with ProcessPoolExecutor(
         max_workers=jobs - 1, mp_context=context, initializer=_start_worker, initargs=(event,)
     ) as pool:
-        futures = [pool.submit(_grow_tree, task, index) for index in range(1, jobs)]
+        futures = [pool.submit(_run_tree, grow_other, task, index) for index in range(1, jobs)]
         done, reason = grow_first()
         if reason != "iterations":
             event.set()
