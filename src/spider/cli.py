@@ -425,6 +425,11 @@ def _command_hint(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress_line(text: str) -> None:
+    """Show ``text`` as the progress line on stderr, over the previous one."""
+    print(f"\r{text}", end="", file=sys.stderr, flush=True)
+
+
 def _think_harder(game: Game, args: argparse.Namespace) -> int:
     """``spider hint --strong``: "Think harder" (visible information only), with progress."""
     from .solver.think import ThinkProgress, think
@@ -435,12 +440,9 @@ def _think_harder(game: Game, args: argparse.Namespace) -> int:
     show_progress = not (args.json or args.quiet)
 
     def show(progress: ThinkProgress) -> None:
-        print(
-            f"\r{progress.iterations} iterations, {progress.elapsed:.1f}s, best {progress.best} "
-            f"({100 * progress.share:.0f}%)\033[K",
-            end="",
-            file=sys.stderr,
-            flush=True,
+        _progress_line(
+            f"{progress.iterations} iterations, {progress.elapsed:.1f}s, best {progress.best} "
+            f"({100 * progress.share:.0f}%)\033[K"
         )
 
     report = think(
@@ -479,12 +481,7 @@ def _command_solve(args: argparse.Namespace) -> int:
     game = load_game(args.source)
 
     def show(progress: SolveProgress) -> None:
-        print(
-            f"\r{progress.positions} positions, {progress.elapsed:.1f}s",
-            end="",
-            file=sys.stderr,
-            flush=True,
-        )
+        _progress_line(f"{progress.positions} positions, {progress.elapsed:.1f}s")
 
     result = solve(
         game,
@@ -515,12 +512,9 @@ def _command_review(args: argparse.Namespace) -> int:
     game = load_game(args.source)
 
     def show(progress: ReviewProgress) -> None:
-        print(
-            f"\rposition {progress.probing} of {progress.moves}, "
-            f"{progress.probes} searched, {progress.elapsed:.1f}s",
-            end="",
-            file=sys.stderr,
-            flush=True,
+        _progress_line(
+            f"position {progress.probing} of {progress.moves}, "
+            f"{progress.probes} searched, {progress.elapsed:.1f}s"
         )
 
     report = review(

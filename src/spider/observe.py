@@ -19,8 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .env import DEAL_ACTION as ENV_DEAL_ACTION
-from .env import action_count, decode_action, encode_action
+from .env import DEAL_ACTION, action_count, decode_action, encode_action
 from .game import Game
 from .moves import Action
 from .options import Options
@@ -37,9 +36,6 @@ __all__ = [
 
 CARD_TYPES: Final = 4 * RUN_LENGTH
 """Distinct cards (suit and rank): 52.  Card index ``suit * 13 + rank``, from 1 to 52."""
-
-DEAL_ACTION: Final = ENV_DEAL_ACTION
-"""The integer action that deals a row from the stock (the same as :mod:`spider.env`'s)."""
 
 
 def card_index(card: int) -> int:
