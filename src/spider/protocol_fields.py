@@ -29,6 +29,7 @@ __all__ = [
     "int_list_field",
     "is_int",
     "number_field",
+    "ranged_int_field",
     "text_field",
     "undo_limit_field",
 ]
@@ -77,6 +78,18 @@ def int_field(request: dict[str, Any], name: str, default: int | None = None) ->
     if not isinstance(value, int) or not is_int(value):
         raise ProtocolError(
             "bad-request", f"field {name!r} must be an integer, not {excerpt(value)}"
+        )
+    return value
+
+
+def ranged_int_field(
+    request: dict[str, Any], name: str, low: int, high: int, default: int | None = None
+) -> int:
+    """An integer field from ``low`` to ``high`` (``default`` when absent)."""
+    value = int_field(request, name, default)
+    if not low <= value <= high:
+        raise ProtocolError(
+            "bad-request", f"field {name!r} must be an integer from {low} to {high}, not {value}"
         )
     return value
 

@@ -21,7 +21,14 @@ from typing import Any
 from .daily import daily_deals, parse_day
 from .game import Game
 from .moves import action_text
-from .protocol_fields import Answer, GameHolder, Handler, ProtocolError, int_field, text_field
+from .protocol_fields import (
+    Answer,
+    GameHolder,
+    Handler,
+    ProtocolError,
+    ranged_int_field,
+    text_field,
+)
 from .replay import InvalidReplay, Replay, decode_replay, encode_replay
 
 __all__ = ["share_operations"]
@@ -78,11 +85,7 @@ def share_operations(session: GameHolder, view: View) -> dict[str, Handler]:
             shown[:] = [_Shown(link, replay, replay.start(), 0)]
         current = shown[0]
         steps = len(current.replay.actions)
-        step = int_field(request, "step", 0)
-        if not 0 <= step <= steps:
-            raise ProtocolError(
-                "bad-request", f"field 'step' must be from 0 to {steps}, not {step}"
-            )
+        step = ranged_int_field(request, "step", 0, steps, 0)
         current.seek(step)
         fields = {
             "code": current.replay.code,

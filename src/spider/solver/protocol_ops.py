@@ -33,6 +33,7 @@ from ..protocol_fields import (
     ProtocolError,
     int_field,
     number_field,
+    ranged_int_field,
 )
 from .hint import HintReport, hint_report, visited_positions
 from .nomoves import DEFAULT_NODE_LIMIT, check_no_moves
@@ -156,20 +157,13 @@ def _think(session: GameHolder, request: dict[str, Any]) -> Answer:
     game = session.require_game()
     iterations: int | None = None
     if "iterations" in request or "time_limit" not in request:
-        iterations = int_field(request, "iterations", DEFAULT_ITERATIONS)
-        if not 1 <= iterations <= THINK_MAX_ITERATIONS:
-            raise ProtocolError(
-                "bad-request",
-                f"field 'iterations' must be an integer from 1 to {THINK_MAX_ITERATIONS}",
-            )
+        iterations = ranged_int_field(
+            request, "iterations", 1, THINK_MAX_ITERATIONS, DEFAULT_ITERATIONS
+        )
     time_limit = None
     if "time_limit" in request:
         time_limit = number_field(request, "time_limit", 0.0, 0.01, THINK_MAX_SECONDS)
-    seed = int_field(request, "seed", 0)
-    if not 0 <= seed <= THINK_MAX_SEED:
-        raise ProtocolError(
-            "bad-request", f"field 'seed' must be an integer from 0 to {THINK_MAX_SEED}"
-        )
+    seed = ranged_int_field(request, "seed", 0, THINK_MAX_SEED, 0)
     every = int(number_field(request, "progress_every", 10, 1, 10**9))
     if game.is_won:
         raise ProtocolError("bad-request", "the game is won: there is nothing to think about")

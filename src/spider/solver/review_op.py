@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..protocol_fields import Answer, GameHolder, ProtocolError, int_field, number_field
+from ..protocol_fields import Answer, GameHolder, number_field, ranged_int_field
 from .review import (
     DEFAULT_POSITION_TIME_LIMIT,
     DEFAULT_THINK_ITERATIONS,
@@ -40,17 +40,10 @@ def review_op(session: GameHolder, request: dict[str, Any]) -> Answer:
     )
     node_limit = None
     if "node_limit" in request:
-        node_limit = int_field(request, "node_limit")
-        if not 1 <= node_limit <= 10**8:
-            raise ProtocolError(
-                "bad-request", "field 'node_limit' must be an integer from 1 to 100000000"
-            )
-    think_iterations = int_field(request, "think_iterations", DEFAULT_THINK_ITERATIONS)
-    if not 0 <= think_iterations <= REVIEW_MAX_THINK:
-        raise ProtocolError(
-            "bad-request",
-            f"field 'think_iterations' must be an integer from 0 to {REVIEW_MAX_THINK}",
-        )
+        node_limit = ranged_int_field(request, "node_limit", 1, 10**8)
+    think_iterations = ranged_int_field(
+        request, "think_iterations", 0, REVIEW_MAX_THINK, DEFAULT_THINK_ITERATIONS
+    )
     memory_mb = number_field(request, "memory_mb", REVIEW_MEMORY_MB, 1, 65536)
     every = int(number_field(request, "progress_every", 2000, 1, 10**9))
     hook = session.progress
