@@ -48,6 +48,7 @@ __all__ = [
     "action_count",
     "decode_action",
     "encode_action",
+    "legal_action_numbers",
 ]
 
 DEAL_ACTION: Final = 0
@@ -130,6 +131,15 @@ def encode_action(action: Action, columns: int) -> int:
     return 1 + (src * columns + dst) * RUN_LENGTH + count - 1
 
 
+def legal_action_numbers(game: Game, columns: int) -> list[int]:
+    """The legal actions of ``game`` as integers (:func:`encode_action`), sorted: the deal, 0,
+    first when it is allowed."""
+    actions = [encode_action(move, columns) for move in game.legal_moves()]
+    if game.can_deal():
+        actions.append(DEAL_ACTION)
+    return sorted(actions)
+
+
 class SpiderEnv:
     """One game at a time of one variant, played through integer actions.
 
@@ -199,11 +209,7 @@ class SpiderEnv:
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the current position, sorted."""
-        game = self.game
-        actions = [self.move_to_action(move) for move in game.legal_moves()]
-        if game.can_deal():
-            actions.append(DEAL_ACTION)
-        return sorted(actions)
+        return legal_action_numbers(self.game, self.columns)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -19,7 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .env import DEAL_ACTION, action_count, decode_action, encode_action
+from .env import (
+    DEAL_ACTION,
+    action_count,
+    decode_action,
+    encode_action,
+    legal_action_numbers,
+)
 from .game import Game
 from .moves import Action
 from .options import Options
@@ -110,10 +116,7 @@ class Layout:
 
     def legal_actions(self, game: Game) -> list[int]:
         """The legal actions of ``game``, sorted (the deal, 0, first when allowed)."""
-        actions = [self.move_to_action(move) for move in game.legal_moves()]
-        if game.can_deal():
-            actions.append(DEAL_ACTION)
-        return sorted(actions)
+        return legal_action_numbers(game, self.columns)
 
     def visible(self, game: Game) -> VisibleRows:
         """The visible position of ``game`` in this layout (never a face-down or stock card)."""
