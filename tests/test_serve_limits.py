@@ -32,7 +32,7 @@ def port() -> Iterator[int]:
         with uvicorn_in_thread(
             create_app(),
             http=TimedHttpToolsProtocol,
-            loop="uvloop",
+            loop="asyncio",
             timeout_keep_alive=TIMEOUT,
         ) as server_port:
             yield server_port

@@ -495,6 +495,9 @@ class Replay:
     status: int
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    #: The header lines as they go on the wire (``name: value\r\n`` each), for a server
+    #: protocol that writes the answer itself (:mod:`spider.serve_protocol`).
+    header_lines: bytes
 
 
 class ResponseMemo:
@@ -554,7 +557,8 @@ class ResponseMemo:
         headers = [*response.raw_headers, *self.extra]
         body = bytes(response.body)
         file_key = None if path is None or st is None else FileCache.key(path, st)
-        self._replays[key] = Replay(path, file_key, response.status_code, headers, body)
+        lines = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
+        self._replays[key] = Replay(path, file_key, response.status_code, headers, body, lines)
 
     @staticmethod
     async def send(replay: Replay, scope: Scope, send: Send) -> None:

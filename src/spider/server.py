@@ -32,8 +32,10 @@ table of :mod:`spider.serve_headers` (which ``spider build-site`` writes the ngi
 ``_headers`` configurations from). Only GET and HEAD are allowed; directories and anything
 outside the served roots are 404. Files are answered from memory (:mod:`spider.serve_static`);
 a plain request for an unchanged file is replayed whole before routing (``ReplayMiddleware``).
-:func:`serve` runs uvicorn's httptools protocol on uvloop with timeouts for slow and idle
-clients (:mod:`spider.serve_protocol`), in one or more worker processes.
+:func:`serve` runs uvicorn's httptools protocol on Python's own asyncio loop (uvloop was slower
+here and let new connections wait seconds to be accepted under load: ``benchmarks/serve.py``),
+with timeouts for slow and idle clients and a direct answer for kept files
+(:mod:`spider.serve_protocol`), in one or more worker processes.
 """
 
 from __future__ import annotations
@@ -449,6 +451,7 @@ def create_app(
     app.state.engine = handlers.engine
     app.state.bytecode = handlers.bytecode
     app.state.site_files = handlers.site_files
+    app.state.response_memo = handlers.memo  # spider.serve_protocol answers from it directly
     return app
 
 
@@ -522,7 +525,7 @@ def serve(
         "server_header": False,
         "log_level": "info",
         "http": TimedHttpToolsProtocol,
-        "loop": "uvloop",
+        "loop": "asyncio",
         "timeout_keep_alive": options.timeout_keep_alive,
     }
     if options.workers > 1:
