@@ -150,7 +150,10 @@ def latency(page: Page, actions: int) -> dict[str, list[float]]:
 def start_up(page: Page) -> dict[str, float]:
     """Where the worker's start-up time went (Pyodide, engine import), from its own report."""
     detail: dict[str, float] = page.evaluate(
-        "() => performance.getEntriesByName('spider:engine-timings')[0]?.detail ?? {}"
+        """() => {
+          const detail = performance.getEntriesByName('spider:engine-timings')[0]?.detail ?? {};
+          return {...detail, begun: (detail.origin ?? 0) - performance.timeOrigin};
+        }"""
     )
     return detail
 
@@ -294,10 +297,16 @@ def print_table(
             lambda v: median(v.warm, "spider:engine-ready"),
         ),
     ]
-    for key, label in (("pyodide", "Pyodide"), ("engine", "engine import")):
+    for key, label in (
+        ("begun", "navigation → worker running"),
+        ("meta", "worker start → /engine.json read"),
+        ("files", "worker start → pyodide.mjs, snapshot read"),
+        ("pyodide", "worker start → Pyodide loaded"),
+        ("engine", "then the engine's import"),
+    ):
         rows.append(
             three(
-                f"warm: of which, in the worker: {label}",
+                f"warm: {label}",
                 "—",
                 lambda v, key=key: statistics.median(s.get(key, 0) for s in v.steps),
             )

@@ -1,7 +1,7 @@
 // @ts-check
-// Loaded first, on its own (index.html: `async`): starts the engine worker before the rest of
-// the app has loaded, so Pyodide's files download while the page's modules do. main.js imports
-// the same client.
+// The page's engine client, which main.js imports. Its start adopts the worker that
+// engine-start.js (the page's first, classic script) began before any module had loaded, or
+// starts one where that failed.
 
 import { EngineClient } from "./engine-client.js";
 

@@ -18,7 +18,8 @@ export class EngineClient extends EventTarget {
   start() {
     this.status = "loading";
     this.dispatchEvent(new CustomEvent("status", { detail: { status: "loading" } }));
-    const worker = new Worker(this.url, { type: "module", name: this.name });
+    const early = this.#adoptEarlyWorker();
+    const worker = early?.worker ?? new Worker(this.url, { type: "module", name: this.name });
     this.worker = worker;
     // Cross-origin isolated pages can interrupt a request without losing the worker.
     this.interrupts = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
@@ -28,8 +29,24 @@ export class EngineClient extends EventTarget {
       event.preventDefault?.();
       this.#fail(event.message || "worker error");
     };
+    for (const kept of early?.early ?? []) {
+      if (kept.error !== undefined) this.#fail(kept.error);
+      else this.#receive(kept.data);
+    }
     // Re-send what was waiting for a worker that failed and was restarted.
     for (const [id, p] of this.pending) worker.postMessage({ id, text: p.text });
+  }
+
+  /**
+   * The engine worker that engine-start.js began before the page's modules loaded, with what it
+   * sent meanwhile; taken once, by the first start of the client named "engine".
+   * @returns {{worker: Worker, early: Array<{data?: any, error?: string}>} | undefined}
+   */
+  #adoptEarlyWorker() {
+    const scope = /** @type {any} */ (globalThis);
+    const early = this.name === "engine" ? scope.spiderEngineWorker : undefined;
+    if (early) scope.spiderEngineWorker = undefined;
+    return early;
   }
 
   /** Restarts a failed engine; requests still waiting are sent to the new worker. */

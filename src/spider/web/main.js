@@ -639,6 +639,8 @@ function registerServiceWorker() {
 const booted = startApp({ store, engine, saver, send, paint, timer }).then(
   () => {
     performance.mark("spider:engine-ready");
+    // Now that the start is over, the service worker may look for a newer version.
+    navigator.serviceWorker?.controller?.postMessage({ type: "check" });
     reportStorageProblems();
     daily.prepare(ask);
     replay.openFromAddress(ask);

@@ -21,6 +21,7 @@
 import { installStdlibFallback, startEngine } from "./engine-boot.js";
 
 let handle = null;
+let runtime = null; // Pyodide, once loaded
 let currentId = null;
 let interrupts = null; // the shared interrupt buffer, when the page sent one
 
@@ -43,17 +44,20 @@ function fetchSync(url) {
 // wrong with it (another build, a broken or missing entry, storage full) ends in a plain start.
 const SNAPSHOTS = "spider-snapshot";
 
+// The layout of what a snapshot holds besides Python's memory (2: the engine imported from its
+// zip); a snapshot of another layout is never restored.
+const SNAPSHOT_LAYOUT = 2;
+
 /** The snapshot's key, or null where there is none (the plain start: sources). */
 function snapshotKey(meta) {
   if (!meta?.stdlib || !meta?.pyodide?.version || !meta?.version || meta.snapshot === false) return null;
-  return `/snapshot/${meta.pyodide.version}/${meta.stdlib.split("/").pop()}/${meta.version}`;
+  return `/snapshot/${SNAPSHOT_LAYOUT}/${meta.pyodide.version}/${meta.stdlib.split("/").pop()}/${meta.version}`;
 }
 
-/** The stored snapshot under `key`, or null (none, or Cache Storage refused). */
-async function readSnapshot(key) {
+/** The stored snapshot under `key` (its body not read yet), or null (none, or Cache Storage refused). */
+async function findSnapshot(key) {
   try {
-    const hit = await (await caches.open(SNAPSHOTS)).match(key);
-    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+    return (await (await caches.open(SNAPSHOTS)).match(key)) ?? null;
   } catch {
     return null;
   }
@@ -70,11 +74,14 @@ async function writeSnapshot(key, bytes) {
   }
 }
 
-/** Pyodide, restored from `snapshot` when it can be, else started plainly. */
+/**
+ * Pyodide, restored from the stored `snapshot` when it can be, else started plainly. Its body
+ * is read while Pyodide's own files load (loadPyodide takes a promise).
+ */
 async function loadRuntime(loadPyodide, options, key, snapshot) {
   if (snapshot) {
     try {
-      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot.arrayBuffer() });
       timings.snapshot = "restored";
       return { pyodide, restored: true };
     } catch {
@@ -88,6 +95,8 @@ async function loadRuntime(loadPyodide, options, key, snapshot) {
 
 async function start() {
   const t0 = performance.now();
+  // When the worker began, on the page's clock: the page subtracts its own timeOrigin.
+  timings.origin = performance.timeOrigin;
   // Everything loads side by side: the engine, and once /engine.json has named Pyodide's
   // versioned (immutable) address and the bytecode standard library, Pyodide itself and the
   // snapshot.
@@ -100,13 +109,15 @@ async function start() {
   const meta = await fetch("/engine.json")
     .then((r) => (r.ok ? r.json() : {}))
     .catch(() => ({}));
+  timings.meta = performance.now() - t0;
   const indexURL = meta?.pyodide?.url ?? "/pyodide/";
   const options = meta?.stdlib ? { indexURL, stdLibURL: meta.stdlib } : { indexURL };
   const key = snapshotKey(meta);
   const [{ loadPyodide }, snapshot] = await Promise.all([
     import(`${indexURL}pyodide.mjs`),
-    key ? readSnapshot(key) : null,
+    key ? findSnapshot(key) : null,
   ]);
+  timings.files = performance.now() - t0;
   const { pyodide, restored } = await loadRuntime(loadPyodide, options, key, snapshot);
   timings.pyodide = performance.now() - t0;
   const t1 = performance.now();
@@ -124,6 +135,7 @@ async function start() {
   }
   if (meta?.stdlib) installStdlibFallback(pyodide, () => fetchSync(`${indexURL}python_stdlib.zip`));
   if (interrupts) pyodide.setInterruptBuffer(interrupts);
+  runtime = pyodide;
   timings.engine = performance.now() - t1;
   timings.total = performance.now() - t0;
   return meta.version ?? null;
@@ -142,8 +154,10 @@ let chain = started;
 self.onmessage = (event) => {
   const { id, text, interruptBuffer } = event.data;
   if (interruptBuffer) {
-    // Sent first, before any request, so start() installs it as soon as Pyodide is loaded.
+    // Sent before any request: start() installs it once Pyodide is loaded, or here if the
+    // page adopted this worker (engine-start.js) after that.
     interrupts = interruptBuffer;
+    runtime?.setInterruptBuffer(interrupts);
     return;
   }
   chain = chain.then(() => {
