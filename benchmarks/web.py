@@ -17,7 +17,10 @@ turns, so the ratios are measured under the same load. It prints a table, side b
 - input-to-paint for a move (a mouse drag) and an undo (the U key), new start only: from the
   input handler to the frame that shows the new table, p50 and p95 over ``--actions`` of each
   (``spider:move`` / ``spider:undo`` measures);
-- the transfer size of the app without Pyodide and of ``/engine.zip``, Brotli as served.
+- the transfer size of the app without Pyodide and of ``/engine.zip``, Brotli as served;
+- the floor, measured in turn with the starts above: a bare page (``benchmarks/pyodide_floor``)
+  whose worker only starts Pyodide with the same bytecode standard library, plainly on a first
+  visit and from a memory snapshot of itself on a reload. No start of the app can be faster.
 
 Targets (issue 12): warm engine ready <= 800 ms, first visit engine ready <= 2.5 s, first
 visit first table <= 1 s; (issue 3) warm first paint <= 300 ms, input-to-paint p95 <= 50 ms,
@@ -74,11 +77,22 @@ class ByteCounter:
         await self.app(scope, receive, counting)
 
 
+FLOOR_DIR = Path(__file__).resolve().parent / "pyodide_floor"
+FLOOR_READY = "() => performance.getEntriesByName('floor:ready').length > 0"
+FLOOR_TIME = "() => performance.getEntriesByName('floor:ready')[0].startTime"
+
+
 def start_server(fast: bool, snapshot: bool) -> tuple[str, Any, ByteCounter]:
-    """The app on a free loopback port: the new start (``fast``) or the plain one."""
+    """The app on a free loopback port: the new start (``fast``) or the plain one; the floor's
+    pages (``/_floor/``) beside it."""
     import uvicorn
 
-    app = create_app(default_pyodide_dir(), fast_start=fast, snapshot=snapshot)
+    app = create_app(
+        default_pyodide_dir(),
+        fast_start=fast,
+        snapshot=snapshot,
+        extra_static={"_floor/": FLOOR_DIR},
+    )
     counter = ByteCounter(app)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
@@ -179,6 +193,9 @@ def app_size(base: str) -> tuple[int, int, int]:
 
 
 SW_READY = "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+SNAPSHOT_STORED = (
+    "() => caches.open('spider-snapshot').then((c) => c.keys()).then((k) => k.length > 0)"
+)
 
 
 class Variant:
@@ -186,6 +203,7 @@ class Variant:
 
     def __init__(self, name: str, fast: bool, snapshot: bool = True) -> None:
         self.name = name
+        self.snapshot = fast and snapshot
         self.base, self.server, self.counter = start_server(fast, snapshot)
         self.cold: list[dict[str, float]] = []
         self.cold_bytes = 0
@@ -201,6 +219,8 @@ class Variant:
         page.goto(f"/?code={CODE}")
         self.cold.append(wait_marks(page))
         page.wait_for_function(SW_READY, timeout=120_000)
+        if self.snapshot:  # a returning player's start restores the snapshot made meanwhile
+            page.wait_for_function(SNAPSHOT_STORED, timeout=120_000)
         page.wait_for_timeout(300)  # the service worker's last cache writes
         self.cold_bytes = self.counter.bytes - before
         if keep:
@@ -213,6 +233,34 @@ class Variant:
         self.page.reload()
         self.warm.append(wait_marks(self.page))
         self.steps.append(start_up(self.page))
+
+
+class Floor:
+    """The least any page can do: a worker that starts Pyodide with the same bytecode standard
+    library, nothing of the app; served by the new start's server, measured in turn with it."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.cold: list[float] = []
+        self.warm: list[float] = []
+        self.page: Page | None = None
+
+    def first_visit(self, browser: Browser) -> None:
+        context = browser.new_context(base_url=self.base, viewport=VIEWPORT)
+        page = context.new_page()
+        page.goto("/_floor/index.html?nosnap")
+        page.wait_for_function(FLOOR_READY, timeout=120_000)
+        self.cold.append(page.evaluate(FLOOR_TIME))
+        context.close()
+
+    def reload(self, browser: Browser) -> None:
+        if self.page is None:  # a first start that makes the snapshot
+            self.page = browser.new_context(base_url=self.base, viewport=VIEWPORT).new_page()
+            self.page.goto("/_floor/index.html")
+            self.page.wait_for_function(FLOOR_READY, timeout=120_000)
+        self.page.reload()
+        self.page.wait_for_function(FLOOR_READY, timeout=120_000)
+        self.warm.append(self.page.evaluate(FLOOR_TIME))
 
 
 def median(runs: list[dict[str, float]], key: str) -> float:
@@ -235,12 +283,15 @@ def main() -> None:
                 executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox"], headless=True
             )
             # Plain and new take turns, so that both run under the same load.
+            floor = Floor(new.base)
             for run in range(args.cold_runs):
                 for variant in variants:
                     variant.first_visit(browser, keep=run == args.cold_runs - 1)
+                floor.first_visit(browser)
             for _ in range(args.warm_runs):
                 for variant in variants:
                     variant.reload()
+                floor.reload(browser)
             assert new.page is not None
             timings = latency(new.page, args.actions) if args.actions else {}
             browser.close()
@@ -249,6 +300,12 @@ def main() -> None:
         for variant in variants:
             variant.server.should_exit = True
     print_table(args, plain, bytecode, new, timings, (shell, engine, files))
+    print(
+        f"floor, in turn with the above: a page whose worker only starts Pyodide with the same "
+        f"bytecode standard library: first visit → ready {statistics.median(floor.cold):,.0f} ms "
+        f"(median of {len(floor.cold)}), warm reload with its snapshot → ready "
+        f"{statistics.median(floor.warm):,.0f} ms (median of {len(floor.warm)})"
+    )
 
 
 def print_table(

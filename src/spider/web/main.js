@@ -30,6 +30,7 @@ import * as solver from "./solver.js";
 import * as sound from "./sound.js";
 import { startApp } from "./start.js";
 import { Store } from "./state.js";
+import { makeSnapshotLater } from "./snapshot.js";
 import * as stats from "./stats.js";
 import * as storage from "./storage.js";
 import { TapInput } from "./taps.js";
@@ -639,8 +640,10 @@ function registerServiceWorker() {
 const booted = startApp({ store, engine, saver, send, paint, timer }).then(
   () => {
     performance.mark("spider:engine-ready");
-    // Now that the start is over, the service worker may look for a newer version.
+    // Now that the start is over: the service worker may look for a newer version, and a
+    // helper may make the memory snapshot the next start restores.
     navigator.serviceWorker?.controller?.postMessage({ type: "check" });
+    makeSnapshotLater(engine);
     reportStorageProblems();
     daily.prepare(ask);
     replay.openFromAddress(ask);
@@ -651,5 +654,6 @@ const booted = startApp({ store, engine, saver, send, paint, timer }).then(
   },
 );
 
-if (document.readyState === "complete") registerServiceWorker();
-else addEventListener("load", registerServiceWorker, { once: true });
+// Not before the engine is ready: installing downloads the whole app again, which on a first
+// visit would compete with the engine's start for the network and the cores.
+booted.finally(registerServiceWorker);

@@ -22,6 +22,7 @@ const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self
 const SHELL = [
   "/",
   "/engine-start.js",
+  "/snapshot.js",
   "/app.css",
   "/boot.js",
   "/main.js",

@@ -13,7 +13,9 @@
 //                                    to 2 to interrupt the running request)
 //
 // The page runs two of these: the game engine, and (named "solver", started on first use) a
-// second Pyodide instance for the solver, so a search never holds up play. When the page is
+// second Pyodide instance for the solver, so a search never holds up play. A third, named
+// "snapshot", only makes a memory snapshot for the next start, says {type: "snapshot", stored}
+// and is stopped (snapshot.js). When the page is
 // cross-origin isolated it shares an interrupt buffer with the worker: setting it makes Python
 // raise KeyboardInterrupt, the solver returns its partial result, and the worker stays warm for
 // the next search. Elsewhere a search is cancelled by terminating its worker.
@@ -39,9 +41,11 @@ function fetchSync(url) {
 
 // A memory snapshot of Pyodide with the engine started (about 30 MB) is kept in Cache Storage
 // under a key naming everything in it: Pyodide's version, the standard library, the engine. A
-// start without one makes it (a copy of the memory, then written in the background); a start
-// with one restores it, which skips Python's start-up and the engine's imports. Whatever goes
-// wrong with it (another build, a broken or missing entry, storage full) ends in a plain start.
+// start with one restores it, which skips Python's start-up and the engine's imports. A start
+// without one is a plain start, and the page then asks a helper (this script, in a worker named
+// "snapshot") to make one once it has nothing else to do: making it during the start cost a
+// first visit about a second. Whatever goes wrong with a snapshot (another build, a broken or
+// missing entry, storage full) ends in a plain start.
 const SNAPSHOTS = "spider-snapshot";
 
 // The layout of what a snapshot holds besides Python's memory (2: the engine imported from its
@@ -63,14 +67,16 @@ async function findSnapshot(key) {
   }
 }
 
-/** Stores `bytes` as the only snapshot; a failure (storage full) leaves none. */
+/** Stores `bytes` as the only snapshot; a failure (storage full) leaves none. Resolves whether it stored. */
 async function writeSnapshot(key, bytes) {
   try {
     const cache = await caches.open(SNAPSHOTS);
     await cache.put(key, new Response(bytes));
     for (const old of await cache.keys()) if (new URL(old.url).pathname !== key) await cache.delete(old);
+    return true;
   } catch {
     await caches.delete(SNAPSHOTS).catch(() => {});
+    return false;
   }
 }
 
@@ -78,61 +84,58 @@ async function writeSnapshot(key, bytes) {
  * Pyodide, restored from the stored `snapshot` when it can be, else started plainly. Its body
  * is read while Pyodide's own files load (loadPyodide takes a promise).
  */
-async function loadRuntime(loadPyodide, options, key, snapshot) {
+async function loadRuntime(loadPyodide, options, snapshot) {
   if (snapshot) {
     try {
       const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot.arrayBuffer() });
       timings.snapshot = "restored";
       return { pyodide, restored: true };
     } catch {
-      timings.snapshot = "refused"; // another build or a broken file: made again below
+      timings.snapshot = "refused"; // another build or a broken file: the helper makes another
       await caches.delete(SNAPSHOTS).catch(() => {});
     }
   }
-  const pyodide = await loadPyodide(key ? { ...options, _makeSnapshot: true } : options);
-  return { pyodide, restored: false };
+  return { pyodide: await loadPyodide(options), restored: false };
+}
+
+/**
+ * What a start needs, fetched side by side: the engine's zip (a promise), /engine.json, the
+ * options of loadPyodide (the versioned, immutable address of Pyodide and the bytecode standard
+ * library it names) and the snapshot's key.
+ */
+async function runtimeFiles() {
+  const zip = fetch("/engine.zip").then((r) => {
+    if (!r.ok) throw new Error(`/engine.zip: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  zip.catch(() => {}); // awaited later, unless Pyodide fails first
+  /** @type {{pyodide?: {url?: string, version?: string}, stdlib?: string, version?: string, snapshot?: boolean}} */
+  const meta = await fetch("/engine.json")
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({}));
+  const indexURL = meta?.pyodide?.url ?? "/pyodide/";
+  const options = meta?.stdlib ? { indexURL, stdLibURL: meta.stdlib } : { indexURL };
+  return { zip, meta, indexURL, options, key: snapshotKey(meta) };
 }
 
 async function start() {
   const t0 = performance.now();
   // When the worker began, on the page's clock: the page subtracts its own timeOrigin.
   timings.origin = performance.timeOrigin;
-  // Everything loads side by side: the engine, and once /engine.json has named Pyodide's
-  // versioned (immutable) address and the bytecode standard library, Pyodide itself and the
-  // snapshot.
-  const zip = fetch("/engine.zip").then((r) => {
-    if (!r.ok) throw new Error(`/engine.zip: HTTP ${r.status}`);
-    return r.arrayBuffer();
-  });
-  zip.catch(() => {}); // awaited below, unless Pyodide fails first
-  /** @type {{pyodide?: {url?: string}, stdlib?: string, version?: string}} */
-  const meta = await fetch("/engine.json")
-    .then((r) => (r.ok ? r.json() : {}))
-    .catch(() => ({}));
+  const { zip, meta, indexURL, options, key } = await runtimeFiles();
   timings.meta = performance.now() - t0;
-  const indexURL = meta?.pyodide?.url ?? "/pyodide/";
-  const options = meta?.stdlib ? { indexURL, stdLibURL: meta.stdlib } : { indexURL };
-  const key = snapshotKey(meta);
   const [{ loadPyodide }, snapshot] = await Promise.all([
     import(`${indexURL}pyodide.mjs`),
     key ? findSnapshot(key) : null,
   ]);
   timings.files = performance.now() - t0;
-  const { pyodide, restored } = await loadRuntime(loadPyodide, options, key, snapshot);
+  const { pyodide, restored } = await loadRuntime(loadPyodide, options, snapshot);
+  timings.snapshot ??= key ? "none" : "off";
   timings.pyodide = performance.now() - t0;
   const t1 = performance.now();
-  let made = null;
   // Progress of long requests goes straight to the page, tagged with the request's id.
-  handle = startEngine(pyodide, await zip, (text) => postMessage({ type: "progress", id: currentId, data: JSON.parse(text) }), {
-    restored,
-    beforeConnect: () => {
-      if (key && !restored) made = pyodide.makeMemorySnapshot();
-    },
-  });
-  if (made) {
-    timings.snapshot = timings.snapshot ?? "made";
-    writeSnapshot(key, made);
-  }
+  const progress = (text) => postMessage({ type: "progress", id: currentId, data: JSON.parse(text) });
+  handle = startEngine(pyodide, await zip, progress, { restored });
   if (meta?.stdlib) installStdlibFallback(pyodide, () => fetchSync(`${indexURL}python_stdlib.zip`));
   if (interrupts) pyodide.setInterruptBuffer(interrupts);
   runtime = pyodide;
@@ -141,37 +144,59 @@ async function start() {
   return meta.version ?? null;
 }
 
-const started = start().then(
-  (version) => postMessage({ type: "ready", version, timings }),
-  (err) => {
-    postMessage({ type: "error", detail: String(err?.message ?? err) });
-    throw err;
-  },
-);
+/**
+ * The snapshot helper's whole job: Pyodide started as a snapshot's source, the engine imported,
+ * the snapshot taken before anything of JavaScript enters Python, and stored. Resolves whether
+ * a snapshot is stored (false where there is no key: the plain start of sources).
+ */
+async function makeSnapshot() {
+  const { zip, indexURL, options, key } = await runtimeFiles();
+  if (!key) return false;
+  const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
+  const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+  let made = null;
+  startEngine(pyodide, await zip, () => {}, { beforeConnect: () => (made = pyodide.makeMemorySnapshot()) });
+  return made ? writeSnapshot(key, made) : false;
+}
 
-// Requests are answered strictly in arrival order; those sent before the engine is ready wait.
-let chain = started;
-self.onmessage = (event) => {
-  const { id, text, interruptBuffer } = event.data;
-  if (interruptBuffer) {
-    // Sent before any request: start() installs it once Pyodide is loaded, or here if the
-    // page adopted this worker (engine-start.js) after that.
-    interrupts = interruptBuffer;
-    runtime?.setInterruptBuffer(interrupts);
-    return;
-  }
-  chain = chain.then(() => {
-    let reply;
-    const t = performance.now();
-    currentId = id;
-    // An interrupt that came after its request had ended is meant for no one.
-    if (interrupts) Atomics.store(interrupts, 0, 0);
-    try {
-      reply = handle(text);
-    } catch (err) {
-      reply = JSON.stringify({ id, ok: false, error: { code: "engine-failure", message: String(err) } });
+if (self.name === "snapshot") {
+  makeSnapshot().then(
+    (stored) => postMessage({ type: "snapshot", stored }),
+    (err) => postMessage({ type: "snapshot", stored: false, detail: String(err?.message ?? err) }),
+  );
+} else {
+  const started = start().then(
+    (version) => postMessage({ type: "ready", version, timings }),
+    (err) => {
+      postMessage({ type: "error", detail: String(err?.message ?? err) });
+      throw err;
+    },
+  );
+
+  // Requests are answered strictly in arrival order; those sent before the engine is ready wait.
+  let chain = started;
+  self.onmessage = (event) => {
+    const { id, text, interruptBuffer } = event.data;
+    if (interruptBuffer) {
+      // Sent before any request: start() installs it once Pyodide is loaded, or here if the
+      // page adopted this worker (engine-start.js) after that.
+      interrupts = interruptBuffer;
+      runtime?.setInterruptBuffer(interrupts);
+      return;
     }
-    postMessage({ type: "reply", id, text: reply, ms: performance.now() - t });
-  });
-  chain.catch(() => {});
-};
+    chain = chain.then(() => {
+      let reply;
+      const t = performance.now();
+      currentId = id;
+      // An interrupt that came after its request had ended is meant for no one.
+      if (interrupts) Atomics.store(interrupts, 0, 0);
+      try {
+        reply = handle(text);
+      } catch (err) {
+        reply = JSON.stringify({ id, ok: false, error: { code: "engine-failure", message: String(err) } });
+      }
+      postMessage({ type: "reply", id, text: reply, ms: performance.now() - t });
+    });
+    chain.catch(() => {});
+  };
+}
