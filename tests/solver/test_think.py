@@ -16,7 +16,7 @@ from spider.cli import main
 from spider.env import SpiderEnv
 from spider.options import Options
 from spider.protocol import Session
-from spider.solver.think import ThinkProgress, think
+from spider.solver.think import ThinkProgress, hint_lead, think
 from spider.solver.think_pool import tree_seed
 from spider.solver.think_world import World
 from spider.solver.view import VisibleView, visible_moves
@@ -47,6 +47,33 @@ def test_hidden_cards_do_not_change_the_answer(
     assert first.line == second.line
     assert first.options == second.options
     assert (first.visits, first.value, first.reason) == (second.visits, second.value, second.reason)
+
+
+@settings(max_examples=5, deadline=None)
+@given(
+    st.sampled_from([("spider", 4, "classic"), ("spider", 2, "classic")]),
+    st.integers(0, 10**6),
+    st.integers(0, 30),
+    st.sampled_from([6, 10, 16]),
+)
+def test_the_hints_best_line_stands_unless_clearly_outvisited(
+    variant: tuple[str, int, str], number: int, steps: int, iterations: int
+) -> None:
+    game = random_game(variant, number, steps)
+    report = think(game, iterations=iterations, seed=number)
+    if len(report.options) < 2:
+        return
+    first, chosen = (
+        report.options[0],
+        report.options.index(next(o for o in report.options if o.line == report.line)),
+    )
+    lead = hint_lead(report.iterations)
+    others = [o.visits for o in report.options[1:]]
+    if chosen == 0:
+        assert max(others) <= first.visits + lead
+    else:
+        assert report.visits > first.visits + lead
+        assert report.visits == max(others)
 
 
 def test_the_answer_is_a_legal_line_played_through_the_engine() -> None:

@@ -22,10 +22,12 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
 * **Ensemble**: with ``jobs`` > 1, that many independent trees grow on as many processes
   (:mod:`.think_pool`), each with its own derived seed, and their root statistics are summed.
 
-The answer is the action visited most.  Given an iteration budget and a seed, it depends only on
-the visible position, the positions the player went through since the last card turned (from
-the game's history, as the quick hint reads them), the budget, the seed and ``jobs``: the hidden
-cards are never read.  A time budget makes it depend on the machine's speed as well.
+The answer is the action visited most, where the quick hint's best line counts a lead of
+visits (:func:`hint_lead`): a few noisy play-outs must not overrule its lookahead.  Given an
+iteration budget and a seed, it depends only on the visible position, the positions the player
+went through since the last card turned (from the game's history, as the quick hint reads
+them), the budget, the seed and ``jobs``: the hidden cards are never read.  A time budget
+makes it depend on the machine's speed as well.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "ENDGAME_HIDDEN",
     "ENDGAME_NODES",
+    "HINT_LEAD",
+    "HINT_LEAD_MIN",
     "ITERATIONS_PER_LINE",
     "MAX_ACTIONS",
     "MAX_ITERATIONS",
@@ -65,6 +69,7 @@ __all__ = [
     "ThinkProgress",
     "ThinkReason",
     "ThinkReport",
+    "hint_lead",
     "think",
 ]
 
@@ -93,6 +98,10 @@ most :data:`MAX_ACTIONS`): with fewer, each line is tried about once and the cho
 OUTCOMES_PER_ACTION: Final = 3
 """Sampled outcomes (cards turned or dealt) kept per action of a node."""
 
+HINT_LEAD: Final = 0.1
+"""The share of the iterations by which another line must outnumber the hint's best one."""
+HINT_LEAD_MIN: Final = 2
+"""The least such lead, in visits."""
 EXPLORATION: Final = 0.4
 """The UCT exploration constant (values are 0..1)."""
 
@@ -538,13 +547,25 @@ def grow_tree(
 
 
 def _best(visits: list[int], totals: list[float]) -> int:
-    """The most visited line (the better mean, then the quick hint's order, on a tie)."""
-    best, key = 0, (-1, -1.0)
+    """The most visited line (the better mean, then the quick hint's order, on a tie), where
+    the quick hint's best line (the first) counts :func:`hint_lead` visits more and wins a tie."""
+    lead = hint_lead(sum(visits))
+    best, key = 0, (-1, True, -1.0)
     for index, count in enumerate(visits):
         mean = totals[index] / count if count else 0.0
-        if (count, mean) > key:
-            best, key = index, (count, mean)
+        candidate = (count + lead, True, mean) if index == 0 else (count, False, mean)
+        if candidate > key:
+            best, key = index, candidate
     return best
+
+
+def hint_lead(iterations: int) -> int:
+    """The visits by which another line must outnumber the quick hint's best one to be chosen
+    after ``iterations`` play-outs: :data:`HINT_LEAD` of them, at least :data:`HINT_LEAD_MIN`.
+    On a small budget each line gets a few play-outs, whose values are mostly the luck of the
+    cards drawn, and without the lead that luck overruled the hint's lookahead: at 10 iterations
+    "Think harder" won 0 of 100 4-suit Classic deals where the hint won 5."""
+    return max(HINT_LEAD_MIN, math.ceil(HINT_LEAD * iterations))
 
 
 def _report(stats: _Stats, iterations: int, reason: ThinkReason, elapsed: float) -> ThinkReport:
