@@ -94,8 +94,9 @@ export function installStdlibFallback(pyodide, fetchFull) {
 /**
  * Writes the engine's zip and starts the engine; returns the function that answers a JSON
  * request. `restored`: Pyodide was restored from a memory snapshot that holds the started
- * engine (its zip is not in the snapshot: it is written again, for the modules imported later). `beforeConnect()` runs when the
- * engine is imported and nothing from JavaScript is in Python yet: the moment for a snapshot.
+ * engine (its zip is not in the snapshot: it is written again, for the modules imported
+ * later). `beforeConnect()` runs when the engine is imported and nothing from JavaScript is in
+ * Python yet: the moment for a snapshot.
  * @param {any} pyodide
  * @param {ArrayBuffer | Uint8Array} engineZip
  * @param {(text: string) => void} postProgress

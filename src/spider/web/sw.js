@@ -77,9 +77,8 @@ const PYODIDE_LOADERS = ["pyodide.asm.mjs", "pyodide.asm.js"]; // one of them, b
 let lastCheck = 0;
 
 // The files the cache holds are read by the browser straight from it, where it supports the
-// static routing of service workers: no waiting for this worker to start and answer each
-// request, which on a warm start made the engine's worker begin 200-500 ms after navigation.
-// A file not in the cache goes to the network. Pages (any address is the shell) and the
+// static routing of service workers: no waiting for this worker to start and answer each of
+// the 50-odd requests of a start. A file not in the cache goes to the network. Pages (any address is the shell) and the
 // server's first deal (/start.json) still come through the fetch handler below.
 const CACHED_PATHS = [
   "/pyodide/*",

@@ -13,12 +13,12 @@
 //                                    to 2 to interrupt the running request)
 //
 // The page runs two of these: the game engine, and (named "solver", started on first use) a
-// second Pyodide instance for the solver, so a search never holds up play. A third, named
-// "snapshot", only makes a memory snapshot for the next start, says {type: "snapshot", stored}
-// and is stopped (snapshot.js). When the page is
+// second Pyodide instance for the solver, so a search never holds up play. When the page is
 // cross-origin isolated it shares an interrupt buffer with the worker: setting it makes Python
 // raise KeyboardInterrupt, the solver returns its partial result, and the worker stays warm for
-// the next search. Elsewhere a search is cancelled by terminating its worker.
+// the next search. Elsewhere a search is cancelled by terminating its worker. A third, named
+// "snapshot", only makes a memory snapshot for the next start, says {type: "snapshot", stored}
+// and is stopped (snapshot.js).
 
 import { installStdlibFallback, startEngine } from "./engine-boot.js";
 
@@ -67,7 +67,7 @@ async function findSnapshot(key) {
   }
 }
 
-/** Stores `bytes` as the only snapshot; a failure (storage full) leaves none. Resolves whether it stored. */
+/** Stores `bytes` as the only snapshot, resolving true; a failure (storage full) leaves none. */
 async function writeSnapshot(key, bytes) {
   try {
     const cache = await caches.open(SNAPSHOTS);
