@@ -1,0 +1,98 @@
+"""Probe the quick hint's weights on tuning deals (not a timed test; not a public API).
+
+    .venv/bin/python benchmarks/hint_weights.py --set _EMPTY_FOUR_SUITS=250 --set _TURN=250 \\
+        --suits 4 --first 10000 --deals 200 --jobs 2
+
+Plays deals ``--first`` .. ``--first + --deals - 1`` of Spider (``--suits``, ``--rule``) by the
+quick hint, as ``benchmarks/fairplay.py``'s ``hint`` player does (no undo, no peeking), with the
+module constants of :mod:`spider.solver.hint` named by ``--set`` changed in every process, and
+prints one line: wins, mean runs removed, mean cards left face down, seconds per game. With no
+``--set`` it measures the weights as they are, the baseline to compare with. Deals below 10,000
+are refused: they are the deals the benchmarks report (``benchmarks/fairplay.py``), never tuned on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from fairplay import play_out
+
+from spider import Game
+
+TUNING_FROM = 10_000
+HINT_MODULE = "spider.solver.hint"
+
+Weights = dict[str, float]
+
+
+def _hint_module() -> object:
+    # ``spider.solver`` exports a function named ``hint``: take the module itself.
+    __import__(HINT_MODULE)
+    return sys.modules[HINT_MODULE]
+
+
+def _parse_weight(text: str) -> tuple[str, float]:
+    name, sep, value = text.partition("=")
+    module = _hint_module()
+    if not sep or not name.startswith("_") or not hasattr(module, name):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE, NAME a hint constant")
+    current = getattr(module, name)
+    if isinstance(current, bool) or not isinstance(current, int | float):
+        raise argparse.ArgumentTypeError(f"{name} is not a numeric weight")
+    try:
+        return name, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: {value!r} is not a number") from None
+
+
+def play(task: tuple[Weights, int, str, int]) -> tuple[bool, int, int, float]:
+    """One deal by the hint with ``weights`` set: (won, runs, face-down left, seconds)."""
+    weights, suits, rule, number = task
+    module = _hint_module()
+    for name, value in weights.items():
+        current = getattr(module, name)
+        setattr(module, name, type(current)(value))
+    game = Game.new("spider", suits=suits, rule=rule, number=number, undo_limit=None)
+    started = time.perf_counter()
+    play_out(game)
+    return game.is_won, len(game.completed), sum(game.face_down), time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", dest="weights", type=_parse_weight, action="append", default=[])
+    parser.add_argument("--suits", type=int, choices=(1, 2, 4), default=4)
+    parser.add_argument("--rule", choices=("classic", "flexible"), default="classic")
+    parser.add_argument("--first", type=int, default=TUNING_FROM)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    if args.first < TUNING_FROM:
+        parser.error(f"--first must be at least {TUNING_FROM:,}: lower deals are reported")
+    if not 1 <= args.deals <= 100_000 or not 1 <= args.jobs <= 64:
+        parser.error("--deals from 1 to 100,000 and --jobs from 1 to 64")
+    weights: Weights = dict(args.weights)
+    numbers = range(args.first, args.first + args.deals)
+    tasks = [(weights, args.suits, args.rule, number) for number in numbers]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(play, tasks))
+    wins = sum(won for won, *_ in results)
+    changed = ", ".join(f"{k}={v:g}" for k, v in weights.items()) or "as they are"
+    print(
+        f"weights {changed}; spider {args.suits} {args.rule}, deals {args.first}-"
+        f"{args.first + args.deals - 1}: wins {wins}/{args.deals}, "
+        f"runs {statistics.mean(r[1] for r in results):.2f}, "
+        f"face down left {statistics.mean(r[2] for r in results):.1f}, "
+        f"{statistics.mean(r[3] for r in results):.1f} s/game"
+    )
+
+
+if __name__ == "__main__":
+    main()
