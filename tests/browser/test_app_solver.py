@@ -323,6 +323,12 @@ def test_solver_check_demo_winnable_only_and_cancel(
     assert_shows(page, hard)
     expect(page.locator(".card.hinted")).to_have_count(0)
 
+    # Back to the deal's first position, where the search weighs several lines (after the move
+    # above there may be only one, and the answer comes at once, with no progress to cancel).
+    click_action(page, "undo")
+    hard.undo()
+    assert_shows(page, hard)
+
     # Cancel stops it; playing while it thinks drops its answer, and says so. Neither leaves a
     # move marked, and the worker is the same one all along.
     click_action(page, "think")
@@ -332,8 +338,8 @@ def test_solver_check_demo_winnable_only_and_cancel(
     expect(page.locator("[data-message]")).to_have_text("Think harder stopped.")
     page.keyboard.press("t")
     expect(bar).to_be_visible()
-    click_action(page, "undo")
-    hard.undo()
+    click_action(page, "redo")
+    hard.redo()
     expect(bar).to_be_hidden()
     expect(page.locator("[data-message]")).to_contain_text(
         "The table changed while Think harder was thinking"
@@ -342,6 +348,9 @@ def test_solver_check_demo_winnable_only_and_cancel(
     page.wait_for_timeout(2500)  # past its budget: no answer is shown after all
     expect(page.locator(".card.hinted")).to_have_count(0)
     assert page.evaluate("document.documentElement.dataset.solverStarts") == "1"
+    click_action(page, "undo")  # the deal untouched again: a new one needs no confirmation
+    hard.undo()
+    assert_shows(page, hard)
 
     # The next winnable deal of the same kind is another one: deals played lately are avoided.
     click_action(page, "new")
