@@ -110,7 +110,7 @@ export function open(hooks) {
 dlg.addEventListener("close", () => {
   // Closing while it runs (Cancel, Esc) stops the search.
   if (dlg.dataset.phase === "running") {
-    solver.cancel();
+    solver.cancel("review");
     setPhase("cancelled");
   }
   session = null;

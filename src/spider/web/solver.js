@@ -7,10 +7,10 @@
 // Cancel interrupts the search at once and keeps the worker for the next one (when the page is
 // cross-origin isolated; otherwise the worker is terminated and the next search starts a fresh
 // one). The page still holds no rules: it loads the game's `saved` text into the solver worker
-// and asks it `{"op": "solve"}`, `{"op": "think"}` or `{"op": "status"}` (docs/protocol.md).
-// Each of these is a job of two requests (load, then the question) run one job at a time, so
-// another job's `load` never comes between them; a job names its owner ("solve", "think",
-// "status"), and `cancel(owner)` stops only that owner's jobs.
+// and asks it `{"op": "solve"}`, `{"op": "think"}`, `{"op": "review"}` or `{"op": "status"}`
+// (docs/protocol.md). Each of these is a job of two requests (load, then the question) run one
+// job at a time, so another job's `load` never comes between them; a job names its owner
+// ("solve", "think", "review", "status"), and `cancel(owner)` stops only that owner's jobs.
 // `<html data-solver-starts>` counts the solver workers started (read by the tests).
 
 import { EngineClient } from "./engine-client.js";
@@ -152,17 +152,17 @@ export function thinkSaved(saved, { timeLimit, onProgress }) {
 
 /**
  * "Where did I lose it?": reviews the game of `saved` (op `review`, docs/protocol.md) in the
- * solver's worker; resolves with the `review` field.
+ * solver's worker; resolves with the `review` field. `cancel("review")` stops it.
  * @param {string} saved
  * @param {{timeLimit?: number, positionTimeLimit?: number, onProgress?: (data: any) => void}} [opts]
  */
-export async function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTimeLimit = 10, onProgress } = {}) {
-  const loaded = await ask({ op: "load", saved });
-  if (!loaded.ok) throw new Error(loaded.error?.code ?? "invalid-saved");
-  const req = { op: "review", time_limit: timeLimit, position_time_limit: positionTimeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
-  const reply = await ask(req, onProgress);
-  if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
-  return reply.review;
+export function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTimeLimit = 10, onProgress } = {}) {
+  return exclusive("review", async (job) => {
+    const req = { op: "review", time_limit: timeLimit, position_time_limit: positionTimeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
+    const reply = await askAbout(job, saved, req, onProgress);
+    if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
+    return reply.review;
+  });
 }
 
 /**
