@@ -74,9 +74,9 @@ function exclusive(owner, fn) {
 /**
  * Stops the searches of `owner` at once: the one running is interrupted in its worker (or the
  * worker is terminated), the waiting ones never start. Their promises reject with an AbortError.
- * @param {string} [owner]
+ * @param {"solve" | "think" | "review" | "status"} owner
  */
-export function cancel(owner = "solve") {
+export function cancel(owner) {
   for (const job of waiting) if (job.owner === owner) job.cancelled = true;
   if (running?.owner !== owner) return;
   running.cancelled = true; // between its two requests: the second is never sent
