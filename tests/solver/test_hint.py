@@ -109,6 +109,23 @@ def test_completes_a_run() -> None:
     assert best.text == "completes a Spades run"
 
 
+def test_never_removes_a_run_that_leaves_too_few_cards_to_deal() -> None:
+    """With a deal in the stock, removing the run would leave 7 cards for 10 columns: no deal
+    could ever happen again and the game would be lost.  The hint fills the empty column for
+    the deal instead, and keeps the run for after it (it was offered as "completes-run")."""
+    ranks = ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    run = " ".join(f"{rank}S" for rank in ranks)
+    columns = ["AS", run, "5S", "5S", "5S", "5S", "5S", "5S", "9S", ""]
+    game = position("spider", 1, columns, stock="as " * 10)
+    for _ in range(5):
+        best = hint(game)
+        if best.move is None:
+            break
+        assert best.reason != "completes-run"
+        game.move(*best.move)
+    assert game.can_deal() and not game.completed
+
+
 def test_no_helpful_move_says_how_many_deals_are_left() -> None:
     game = _spider(2, ["KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", "KH"])
     best = hint(game)

@@ -36,7 +36,7 @@ from ..cards import SUIT_NAMES, SUITS
 from ..game import Game
 from ..moves import Move
 from ..options import Options
-from ..rules import EMPTY, RUN_LENGTH, destination_index
+from ..rules import EMPTY, RUN_LENGTH, deal_blocked_forever, destination_index
 from .nomoves import find_useful_line
 from .view import (
     UNKNOWN,
@@ -350,6 +350,9 @@ class _Search:
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
         self.refills = view.deal_ever_possible and not _four_suit_classic(view)
+        # A run removed with cards still in the stock must leave a card for every column, or
+        # no deal can ever happen again and the game is lost (see :meth:`_blocks_deals`).
+        self.cards_needed = view.column_count + RUN_LENGTH if view.deal_ever_possible else 0
         self.budget = budget
         self.nodes = 0
         self.seen: set[tuple[Columns, tuple[int, ...]]] = set()
@@ -397,6 +400,13 @@ class _Search:
             for first, (net, node) in self.best.items()
         }
 
+    def _blocks_deals(self, columns: Columns, down: tuple[int, ...]) -> bool:
+        """True when removing a run from this position (the one a move is made from) leaves
+        fewer cards on the table than columns while the stock still holds cards: no deal could
+        ever happen again, so the game could not be won.  Such a line is never offered; the
+        player fills the columns and deals first, and completes the run after."""
+        return sum(map(len, columns)) + sum(down) < self.cards_needed
+
     def _expand(self, node: _Node) -> None:
         """Push every unseen child of ``node`` and update the best line of its first move."""
         _, node_id, columns, down, value, depth, first, unknown, inherited = node
@@ -412,6 +422,8 @@ class _Search:
                 continue
             self.seen.add(key)
             self.nodes += 1
+            if applied.run_suit >= 0 and self._blocks_deals(columns, down):
+                continue
             child = value + _delta(columns, down, move, applied, self.empty, self.turn)
             child_id = len(self.parents)
             self.parents.append((node_id, move))
@@ -697,6 +709,16 @@ def _line_end(view: VisibleView, line: tuple[Move, ...]) -> tuple[Columns, tuple
     return columns, down
 
 
+def _ends_deals(view: VisibleView, line: tuple[Move, ...]) -> bool:
+    """True when ``line`` removes a run that leaves too few cards on the table for any deal
+    while the stock still holds cards (see :meth:`_Search._blocks_deals`)."""
+    if not view.deal_ever_possible:
+        return False
+    columns, down = _line_end(view, line)
+    table_cards = sum(map(len, columns)) + sum(down)
+    return deal_blocked_forever(view.stock_cards, table_cards, view.column_count)
+
+
 def _visited_of(source: Game | VisibleView, visited: Visited | None) -> Visited:
     if visited is not None:
         return visited
@@ -757,7 +779,11 @@ def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> Hin
     limit = _DEEP_SEARCH_NODES if view.deal_ever_possible else _ENDGAME_SEARCH_NODES
     deep = find_useful_line(view, limit)
     positions += deep.positions
-    if deep.status == "useful" and not _leads_back(view.columns, view.down, deep.line[0], visited):
+    if (
+        deep.status == "useful"
+        and not _leads_back(view.columns, view.down, deep.line[0], visited)
+        and not _ends_deals(view, deep.line)
+    ):
         line = deep.line
         reason, text = _describe(view, line)
         if len(line) > 1:
