@@ -28,6 +28,7 @@ removed (:func:`visited_positions`, read from the game's history, which the play
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Final
@@ -90,6 +91,11 @@ _SUITED: Final = 20
 _LINKED: Final = 3
 _BREAK: Final = 5
 _COVER: Final = 2
+# The same four column weights in 4-suit classic games, tuned apart (see docs/solver.md).
+_SUITED_FOUR_SUITS: Final = 20
+_LINKED_FOUR_SUITS: Final = 3
+_BREAK_FOUR_SUITS: Final = 5
+_COVER_FOUR_SUITS: Final = 2
 _STEP: Final = 1.0  # cost of each move of a line, so shorter lines win ties
 _HELPS: Final = 0.5  # a line must gain more than this to be offered
 
@@ -207,17 +213,34 @@ class Hint:
 
 # --------------------------------------------------------------------------- evaluation
 
-_column_cache: dict[tuple[tuple[int, ...], int], int] = {}
+ColumnWeights = tuple[float, float, float, float]
+"""(one-suit link, any-suit link, break, cover): what a column's face-up cards are worth."""
 
 
-def _column_score(column: tuple[int, ...], down: int) -> int:
-    key = (column, down)
-    cached = _column_cache.get(key)
-    if cached is not None:
-        return cached
-    if not column:
-        score = 0  # counted by the caller: its value depends on the variant
-    else:
+class _ColumnScores:
+    """Scores of single columns under one set of :data:`ColumnWeights`, cached (a column recurs
+    in many positions of a search, and across searches)."""
+
+    _LIMIT: Final = 200_000
+
+    def __init__(self, weights: ColumnWeights) -> None:
+        self.suited, self.linked, self.breaks, self.cover = weights
+        self.cache: dict[tuple[tuple[int, ...], int], float] = {}
+
+    def score(self, column: tuple[int, ...], down: int) -> float:
+        """One-suit and any-suit links, less breaks (twice over face-down cards) and the cards
+        piled on face-down ones.  An empty column scores 0: its worth depends on the variant."""
+        key = (column, down)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        score = self._compute(column, down) if column else 0.0
+        if len(self.cache) > self._LIMIT:
+            self.cache.clear()
+        self.cache[key] = score
+        return score
+
+    def _compute(self, column: tuple[int, ...], down: int) -> float:
         suited = linked = breaks = 0
         for lower, upper in pairwise(column):
             if upper == UNKNOWN or lower == UNKNOWN:
@@ -228,13 +251,26 @@ def _column_score(column: tuple[int, ...], down: int) -> int:
                 linked += 1
             else:
                 breaks += 1
-        score = _SUITED * suited + _LINKED * linked - _BREAK * breaks
+        score = self.suited * suited + self.linked * linked - self.breaks * breaks
         if down:
-            score -= _COVER * len(column) + _BREAK * breaks
-    if len(_column_cache) > 200_000:
-        _column_cache.clear()
-    _column_cache[key] = score
-    return score
+            score -= self.cover * len(column) + self.breaks * breaks
+        return score
+
+
+_column_scores_by_weights: dict[ColumnWeights, _ColumnScores] = {}
+
+
+def _column_scores(view: VisibleView) -> _ColumnScores:
+    """The column scores of ``view``'s variant (the weights are read when asked, so a tuning
+    run can change them)."""
+    if _four_suit_classic(view):
+        weights = (_SUITED_FOUR_SUITS, _LINKED_FOUR_SUITS, _BREAK_FOUR_SUITS, _COVER_FOUR_SUITS)
+    else:
+        weights = (_SUITED, _LINKED, _BREAK, _COVER)
+    scores = _column_scores_by_weights.get(weights)
+    if scores is None:
+        scores = _column_scores_by_weights[weights] = _ColumnScores(weights)
+    return scores
 
 
 def _four_suit_classic(view: VisibleView) -> bool:
@@ -316,20 +352,28 @@ class _Reveal:
         return total
 
 
-def _evaluate(
-    columns: Columns, down: tuple[int, ...], total0: int, down0: int, empty: int
-) -> float:
-    """Heuristic value of a visible position reached from the root by card moves.
+class Evaluation:
+    """The hint's heuristic value of the visible positions of one game, with the weights of its
+    variant: runs removed, cards turned, empty columns and each column's score.
 
-    ``empty`` is the value of an empty column (:func:`_empty_value`).
+    Values are relative to a root position: ``total0`` cards on the table (face up and down)
+    and ``down0`` face down there.
     """
-    down_now = sum(down)
-    cards = sum(map(len, columns)) + down_now
-    runs = (total0 - cards) // RUN_LENGTH
-    score = _RUN * runs + _TURN * (down0 - down_now) + empty * columns.count(())
-    for column, count in zip(columns, down, strict=True):
-        score += _column_score(column, count)
-    return float(score)
+
+    def __init__(self, view: VisibleView) -> None:
+        self.empty = _empty_value(view)
+        self.columns = _column_scores(view)
+
+    def value(self, columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
+        """Heuristic value of a visible position reached from the root by card moves."""
+        down_now = sum(down)
+        cards = sum(map(len, columns)) + down_now
+        runs = (total0 - cards) // RUN_LENGTH
+        score = float(_RUN * runs + _TURN * (down0 - down_now) + self.empty * columns.count(()))
+        column_score = self.columns.score
+        for column, count in zip(columns, down, strict=True):
+            score += column_score(column, count)
+        return score
 
 
 class _Search:
@@ -344,7 +388,9 @@ class _Search:
 
     def __init__(self, view: VisibleView, budget: int) -> None:
         self.flexible = view.flexible
-        self.empty = _empty_value(view)
+        self.evaluation = Evaluation(view)
+        self.empty = self.evaluation.empty
+        self.column_score = self.evaluation.columns.score
         self.reveal = _Reveal(view) if _four_suit_classic(view) else None
         self.turn = 0 if self.reveal is not None else _TURN
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
@@ -374,10 +420,12 @@ class _Search:
         """
         if not self.refills or () not in columns:
             return 0.0
-        total0, down0, empty = self.total0, self.down0, self.empty
-        before = after = _evaluate(columns, down, total0, down0, empty)
+        total0, down0, evaluation = self.total0, self.down0, self.evaluation
+        before = after = evaluation.value(columns, down, total0, down0)
         while () in columns:
-            fill = _best_fill(columns, down, self.flexible, total0, down0, empty, _NOTHING_VISITED)
+            fill = _best_fill(
+                columns, down, self.flexible, total0, down0, evaluation, _NOTHING_VISITED
+            )
             if fill is None:
                 break
             after, move = fill
@@ -424,7 +472,9 @@ class _Search:
             self.nodes += 1
             if applied.run_suit >= 0 and self._blocks_deals(columns, down):
                 continue
-            child = value + _delta(columns, down, move, applied, self.empty, self.turn)
+            child = value + _delta(
+                columns, down, move, applied, self.empty, self.turn, self.column_score
+            )
             child_id = len(self.parents)
             self.parents.append((node_id, move))
             root_move = child_id if first < 0 else first
@@ -487,24 +537,26 @@ def _delta(
     down: tuple[int, ...],
     move: Move,
     applied: Applied,
-    empty: int,
-    turn: float = _TURN,
+    empty: float,
+    turn: float,
+    column_score: Callable[[tuple[int, ...], int], float],
 ) -> float:
     """How much the value changes with a move (only its two columns change).
 
-    ``turn`` is the flat value of a turned card (0 where :class:`_Reveal` values it instead).
+    ``turn`` is the flat value of a turned card (0 where :class:`_Reveal` values it instead);
+    ``column_score`` is the :meth:`_ColumnScores.score` of the variant.
     """
     src, dst, _ = move
     new_columns, new_down, flipped, run_suit = applied
     emptied = (
         (not new_columns[src]) + (not new_columns[dst]) - (not columns[src]) - (not columns[dst])
     )
-    return float(
+    return (
         empty * emptied
-        + _column_score(new_columns[src], new_down[src])
-        + _column_score(new_columns[dst], new_down[dst])
-        - _column_score(columns[src], down[src])
-        - _column_score(columns[dst], down[dst])
+        + column_score(new_columns[src], new_down[src])
+        + column_score(new_columns[dst], new_down[dst])
+        - column_score(columns[src], down[src])
+        - column_score(columns[dst], down[dst])
         + turn * flipped
         + (_RUN if run_suit >= 0 else 0)
     )
@@ -747,7 +799,7 @@ def hint_report(
     if node_budget is None:
         node_budget = ONE_SUIT_HINT_NODES if view.suits == 1 else DEFAULT_HINT_NODES
     search = _Search(view, node_budget)
-    root_value = _evaluate(columns, down, search.total0, search.down0, search.empty)
+    root_value = search.evaluation.value(columns, down, search.total0, search.down0)
     results = search.run(columns, down, root_value)
     # Gains are measured with the empty columns refilled while a deal is still to come.
     root_refilled = root_value - search.refill_loss(columns, down)
@@ -856,7 +908,7 @@ def fill_move(source: Game | VisibleView, visited: Visited | None = None) -> Mov
         view.flexible,
         sum(map(len, columns)) + sum(down),
         sum(down),
-        _empty_value(view),
+        Evaluation(view),
         _visited_of(source, visited),
     )
     return None if best is None else best[1]
@@ -868,7 +920,7 @@ def _best_fill(
     flexible: bool,
     total0: int,
     down0: int,
-    empty: int,
+    evaluation: Evaluation,
     visited: Visited,
 ) -> tuple[float, Move] | None:
     """(value after it, move) of the best move into an empty column; see :func:`fill_move`."""
@@ -878,7 +930,7 @@ def _best_fill(
         if columns[move.dst] or (move.count == len(source_column) and not down[move.src]):
             continue
         applied = apply_visible(columns, down, move)
-        value = _evaluate(applied.columns, applied.down, total0, down0, empty)
+        value = evaluation.value(applied.columns, applied.down, total0, down0)
         new = (applied.columns, applied.down) not in visited
         if best is None or (new, value) > best[:2]:
             best = (new, value, move)

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from ..game import Game
 from ..moves import Action, Move, action_text
 from ..rules import RUN_LENGTH
-from .hint import Visited, _empty_value, _evaluate, hint_report, visited_positions
+from .hint import Evaluation, Visited, hint_report, visited_positions
 from .limits import should_stop
 from .search import solve
 from .think_world import DEAL_LINE, Draws, World, truncate_line
@@ -282,7 +282,7 @@ class _Search:
         self.root_world = world
         self.width = width
         self.rng = random.Random(seed)
-        self.empty = _empty_value(view)
+        self.evaluation = Evaluation(view)
         self.down0 = sum(view.down)
         self.removed0 = view.removed
         self.score0 = self._score(world)
@@ -295,7 +295,7 @@ class _Search:
         columns, down = world.columns, world.down
         cards = sum(map(len, columns)) + sum(down)
         runs = len(world.removed) - self.removed0
-        return _evaluate(columns, down, cards + RUN_LENGTH * runs, self.down0, self.empty)
+        return self.evaluation.value(columns, down, cards + RUN_LENGTH * runs, self.down0)
 
     def heuristic(self, world: World) -> float:
         """The evaluation squashed to 0..1 (0.5: as good as the root)."""
