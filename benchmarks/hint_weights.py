@@ -57,8 +57,8 @@ def play(task: tuple[Weights, int, str, int]) -> tuple[bool, int, int, float]:
     weights, suits, rule, number = task
     module = _hint_module()
     for name, value in weights.items():
-        current = getattr(module, name)
-        setattr(module, name, type(current)(value))
+        # Node budgets stay whole numbers; weights may take any value.
+        setattr(module, name, int(value) if name.endswith("_NODES") else value)
     game = Game.new("spider", suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
     play_out(game)
