@@ -53,6 +53,7 @@ __all__ = [
     "DEFAULT_HINT_NODES",
     "ONE_SUIT_HINT_NODES",
     "REASONS",
+    "Evaluation",
     "Hint",
     "HintOption",
     "HintReport",
@@ -357,12 +358,16 @@ class Evaluation:
     variant: runs removed, cards turned, empty columns and each column's score.
 
     Values are relative to a root position: ``total0`` cards on the table (face up and down)
-    and ``down0`` face down there.
+    and ``down0`` face down there.  Only visible facts take part, so a bot may use it on any
+    :class:`~spider.solver.view.VisibleView`::
+
+        view = VisibleView.from_game(game)
+        value = Evaluation(view).value(view.columns, view.down, view.table_cards, sum(view.down))
     """
 
     def __init__(self, view: VisibleView) -> None:
         self.empty = _empty_value(view)
-        self.columns = _column_scores(view)
+        self.column_scores = _column_scores(view)
 
     def value(self, columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
         """Heuristic value of a visible position reached from the root by card moves."""
@@ -370,7 +375,7 @@ class Evaluation:
         cards = sum(map(len, columns)) + down_now
         runs = (total0 - cards) // RUN_LENGTH
         score = float(_RUN * runs + _TURN * (down0 - down_now) + self.empty * columns.count(()))
-        column_score = self.columns.score
+        column_score = self.column_scores.score
         for column, count in zip(columns, down, strict=True):
             score += column_score(column, count)
         return score
@@ -390,7 +395,7 @@ class _Search:
         self.flexible = view.flexible
         self.evaluation = Evaluation(view)
         self.empty = self.evaluation.empty
-        self.column_score = self.evaluation.columns.score
+        self.column_score = self.evaluation.column_scores.score
         self.reveal = _Reveal(view) if _four_suit_classic(view) else None
         self.turn = 0 if self.reveal is not None else _TURN
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
