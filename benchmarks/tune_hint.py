@@ -64,9 +64,11 @@ def score(results: list[tuple[bool, int, int, float]]) -> float:
     return total / len(results)
 
 
-def key_of(x: list[float]) -> str:
-    """What identifies a candidate in the output file (its vector, rounded)."""
-    return ",".join(f"{value:.6f}" for value in x)
+def key_of(x: list[float], args: argparse.Namespace) -> str:
+    """What identifies a candidate's games in the output file: the variant, the deals and the
+    candidate's vector (rounded)."""
+    deals = f"{args.suits}-{args.rule}-{args.first}+{args.deals}"
+    return deals + ":" + ",".join(f"{value:.6f}" for value in x)
 
 
 def read_done(path: Path) -> dict[str, dict[str, Any]]:
@@ -91,7 +93,7 @@ def evaluate(
     """Play every candidate on the tuning deals (all games of the generation at once)."""
     numbers = range(args.first, args.first + args.deals)
     futures = {
-        key_of(x): [
+        key_of(x, args): [
             pool.submit(play, (weights_of(names, base, x), args.suits, args.rule, number))
             for number in numbers
         ]
@@ -99,10 +101,10 @@ def evaluate(
     }
     records = []
     for x in candidates:
-        results = [future.result() for future in futures[key_of(x)]]
+        results = [future.result() for future in futures[key_of(x, args)]]
         records.append(
             {
-                "key": key_of(x),
+                "key": key_of(x, args),
                 "x": x,
                 "weights": weights_of(names, base, x),
                 "score": score(results),
@@ -133,6 +135,11 @@ def main() -> None:
     parser.add_argument("--generations", type=int, default=10)
     parser.add_argument("--population", type=int, default=6)
     parser.add_argument("--sigma", type=float, default=0.4, help="first step, as a log-factor")
+    parser.add_argument(
+        "--elitist",
+        action="store_true",
+        help="keep the weights as they are in every generation until a candidate beats them",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True, help="JSON lines; resumes")
@@ -155,18 +162,19 @@ def main() -> None:
         "seed": args.seed,
         "bounds": [-BOUND, BOUND],
         "verbose": -9,
+        "CMA_elitist": "initial" if args.elitist else False,
     }
     optimiser = cma.CMAEvolutionStrategy([0.0] * len(names), args.sigma, options)
     best: dict[str, Any] | None = None
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, args.out.open("a") as sink:
         as_they_are = [0.0] * len(names)
-        if key_of(as_they_are) not in done:
+        if key_of(as_they_are, args) not in done:
             (record,) = evaluate(pool, [as_they_are], names, base, args)
             record["generation"] = -1
             done[record["key"]] = record
             sink.write(json.dumps(record) + "\n")
             sink.flush()
-        baseline = done[key_of(as_they_are)]
+        baseline = done[key_of(as_they_are, args)]
         print(
             f"the weights as they are: {baseline['score']:.2f} ({baseline['wins']} wins, "
             f"{baseline['runs']:.2f} runs, {baseline['down']:.1f} face down)",
@@ -175,13 +183,13 @@ def main() -> None:
         for generation in range(args.generations):
             started = time.perf_counter()
             candidates = [list(map(float, x)) for x in optimiser.ask()]
-            todo = [x for x in candidates if key_of(x) not in done]
+            todo = [x for x in candidates if key_of(x, args) not in done]
             for record in evaluate(pool, todo, names, base, args) if todo else []:
                 record["generation"] = generation
                 done[record["key"]] = record
                 sink.write(json.dumps(record) + "\n")
                 sink.flush()
-            records = [done[key_of(x)] for x in candidates]
+            records = [done[key_of(x, args)] for x in candidates]
             optimiser.tell(candidates, [-record["score"] for record in records])
             for record in records:
                 if best is None or record["score"] > best["score"]:
