@@ -32,8 +32,8 @@ if TYPE_CHECKING:  # the types only: spider.solver.think imports this module
 
 __all__ = ["RootStats", "TreeGrower", "TreeTask", "grow_ensemble", "tree_seed"]
 
-RootStats = tuple[list[int], list[float], list[float]]
-"""A tree's root statistics: visits, summed play-out values and summed squares per root line."""
+RootStats = tuple[list[int], list[float]]
+"""A tree's root statistics: visits and summed play-out values per root line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,17 +69,14 @@ def _start_worker(stop: Event) -> None:
 
 
 TreeGrower = Callable[
-    ["TreeTask", int, "Callable[[], bool] | None"],
-    tuple[list[int], list[float], list[float], int],
+    ["TreeTask", int, "Callable[[], bool] | None"], tuple[list[int], list[float], int]
 ]
 """Grows a tree of a task with the given seed until its budget or the stop check says so: its
-root visits, value totals, summed squares and iterations (:func:`spider.solver.think.grow_tree`,
-a module-level function, so that it reaches the worker processes by name)."""
+root visits, value totals and iterations (:func:`spider.solver.think.grow_tree`, a module-level
+function, so that it reaches the worker processes by name)."""
 
 
-def _run_tree(
-    grow: TreeGrower, task: TreeTask, index: int
-) -> tuple[list[int], list[float], list[float], int]:
+def _run_tree(grow: TreeGrower, task: TreeTask, index: int) -> tuple[list[int], list[float], int]:
     """Grow tree ``index`` in a worker, stopped by the shared stop event."""
     stop = _stop_event.is_set if _stop_event is not None else None
     return grow(task, tree_seed(task.seed, index), stop)
@@ -107,12 +104,12 @@ def grow_ensemble(
             event.set()
         reason = _await(futures, event, stop, reason)
         results = [future.result() for future in futures]
-    stats = [(visits, totals, squares) for visits, totals, squares, _ in results]
-    return stats, done + sum(count for *_, count in results), reason
+    stats = [(visits, totals) for visits, totals, _ in results]
+    return stats, done + sum(count for _, _, count in results), reason
 
 
 def _await(
-    futures: list[Future[tuple[list[int], list[float], list[float], int]]],
+    futures: list[Future[tuple[list[int], list[float], int]]],
     event: Event,
     stop: threading.Event | Callable[[], bool] | None,
     reason: ThinkReason,
