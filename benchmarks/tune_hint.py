@@ -9,8 +9,9 @@ are factors and the weights stay positive.  A candidate plays deals ``--first`` 
 ``--first + --deals - 1`` by the quick hint, as ``benchmarks/fairplay.py``'s ``hint`` player does
 (no undo, no peeking), and scores the mean, over those deals, of the cards turned plus
 ``RUN_POINTS`` per run removed plus ``WIN_POINTS`` per win: wins alone are too rare at 4-suit
-Classic (a few in a hundred) to tell candidates apart.  Every candidate plays the same deals, so
-the differences between candidates are not the luck of the deals.
+Classic (a few in a hundred) to tell candidates apart.  Every candidate plays the same deals;
+that removes less of the luck than one would hope, since a small change of weight changes one
+early choice and the game goes elsewhere (``docs/solver.md`` has the figures).
 
 Every candidate's result goes to ``--out`` as it ends.  The optimiser's candidates depend only on
 its seed and the results told to it, so running the same command again replays the recorded
@@ -138,7 +139,7 @@ def main() -> None:
     parser.add_argument(
         "--elitist",
         action="store_true",
-        help="keep the weights as they are in every generation until a candidate beats them",
+        help="CMA-ES elitism for the starting point (cma's CMA_elitist='initial')",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
