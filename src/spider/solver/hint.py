@@ -401,9 +401,8 @@ class _Search:
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
         self.refills = view.deal_ever_possible and not _four_suit_classic(view)
-        # A run removed with cards still in the stock must leave a card for every column, or
-        # no deal can ever happen again and the game is lost (see :meth:`_blocks_deals`).
-        self.cards_needed = view.column_count + RUN_LENGTH if view.deal_ever_possible else 0
+        self.deals_to_come = view.deal_ever_possible
+        self.stock_cards = view.stock_cards
         self.budget = budget
         self.nodes = 0
         self.seen: set[tuple[Columns, tuple[int, ...]]] = set()
@@ -458,7 +457,10 @@ class _Search:
         fewer cards on the table than columns while the stock still holds cards: no deal could
         ever happen again, so the game could not be won.  Such a line is never offered; the
         player fills the columns and deals first, and completes the run after."""
-        return sum(map(len, columns)) + sum(down) < self.cards_needed
+        if not self.deals_to_come:
+            return False
+        table_after = sum(map(len, columns)) + sum(down) - RUN_LENGTH
+        return deal_blocked_forever(self.stock_cards, table_after, len(columns))
 
     def _expand(self, node: _Node) -> None:
         """Push every unseen child of ``node`` and update the best line of its first move."""

@@ -78,8 +78,9 @@ let lastCheck = 0;
 
 // The files the cache holds are read by the browser straight from it, where it supports the
 // static routing of service workers: no waiting for this worker to start and answer each of
-// the 50-odd requests of a start. A file not in the cache goes to the network. Pages (any address is the shell) and the
-// server's first deal (/start.json) still come through the fetch handler below.
+// the 50-odd requests of a start. A file not in the cache goes to the network. Pages (any
+// address is the shell) and the server's first deal (/start.json) still come through the fetch
+// handler below.
 const CACHED_PATHS = [
   "/pyodide/*",
   "/stdlib/*",
