@@ -5,6 +5,9 @@ Fixtures (every test in this directory is marked ``browser``):
 - ``live_server`` (session): the app of :func:`spider.server.create_app` with the vendored
   Pyodide, served by uvicorn in a background thread on a free loopback port; test-only pages of
   ``tests/browser/pages/`` are served under ``/_test/``. ``live_server.url`` has no trailing slash.
+  Its memory snapshot is off, so no page starts the snapshot helper's second Pyodide.
+- ``snapshot_server`` (session): the same with the memory snapshot on, as players get it; the
+  ``context`` of a test marked ``@pytest.mark.snapshot`` opens this one.
 - ``browser`` (session): ``/usr/bin/chromium`` (or ``$SPIDER_CHROMIUM``), headless. Playwright
   never downloads a browser here.
 - ``profile``: parametrised over ``phone`` (360x640, mobile, touch, DPR 2) and ``desktop``
@@ -25,6 +28,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,8 +104,9 @@ class LiveServer:
     pyodide_version: str | None
 
 
-@pytest.fixture(scope="session")
-def live_server() -> Iterator[LiveServer]:
+@contextmanager
+def _serve(*, snapshot: bool) -> Iterator[LiveServer]:
+    """The app (vendored Pyodide, test pages under ``/_test/``) on uvicorn, in a thread."""
     import uvicorn
 
     from spider.server import create_app, default_pyodide_dir
@@ -109,7 +114,7 @@ def live_server() -> Iterator[LiveServer]:
     pyodide_dir = default_pyodide_dir()
     if not (pyodide_dir / "pyodide.mjs").is_file():
         pytest.fail(f"no vendored Pyodide in {pyodide_dir}: run `make vendor`", pytrace=False)
-    app = create_app(pyodide_dir, extra_static={"_test/": PAGES})
+    app = create_app(pyodide_dir, extra_static={"_test/": PAGES}, snapshot=snapshot)
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -132,6 +137,25 @@ def live_server() -> Iterator[LiveServer]:
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    """The app with its memory snapshot switched off (``snapshot: false`` in ``/engine.json``).
+
+    A page's first visit would otherwise start a second Pyodide in the background to make the
+    snapshot, in nearly every test: that doubled the work of the browser tests on CI's two
+    cores. The snapshot's own test asks for :func:`snapshot_server` (``@pytest.mark.snapshot``).
+    """
+    with _serve(snapshot=False) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def snapshot_server() -> Iterator[LiveServer]:
+    """The app as players get it, memory snapshot on: for tests marked ``snapshot``."""
+    with _serve(snapshot=True) as server:
+        yield server
 
 
 # ---------------------------------------------------------------- browser
@@ -184,9 +208,13 @@ def page_log() -> PageLog:
 
 @pytest.fixture
 def context(
-    browser: Browser, live_server: LiveServer, profile: str, page_log: PageLog
+    request: pytest.FixtureRequest, browser: Browser, profile: str, page_log: PageLog
 ) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(base_url=live_server.url, **PROFILES[profile])
+    wants_snapshot = request.node.get_closest_marker("snapshot") is not None
+    server: LiveServer = request.getfixturevalue(
+        "snapshot_server" if wants_snapshot else "live_server"
+    )
+    ctx = browser.new_context(base_url=server.url, **PROFILES[profile])
     ctx.on("console", page_log.on_console)
     ctx.on("weberror", lambda web_error: page_log.on_error(web_error.error))
     try:

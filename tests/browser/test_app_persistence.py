@@ -154,6 +154,7 @@ def _snapshot_written(page: Page) -> dict[str, Any]:
         page.wait_for_timeout(100)
 
 
+@pytest.mark.snapshot
 @pytest.mark.parametrize("profile", ["desktop"], indirect=True)
 def test_memory_snapshot_restores_and_falls_back(page: Page, profile: str) -> None:
     game = Game.from_code(SPIDER_2)
