@@ -344,3 +344,42 @@ def test_four_suit_classic_turns_a_last_face_down_card_first() -> None:
     gains = {option.move: option.gain for option in report.options}
     assert report.options[0].move == Move(9, 1, 1)
     assert gains[Move(9, 1, 1)] - gains[Move(0, 1, 1)] > 50
+
+
+# An open endgame of 2-suit Spider: six runs removed, the last 26 cards all face up, the stock
+# empty.  Two suits are crossed in every column, so only a planned line untangles them.
+_OPEN_ENDGAME = [
+    "KS QH JS",
+    "KH QS JH",
+    "10S 9H 8S",
+    "10H 9S 8H",
+    "7S 6H",
+    "7H 6S",
+    "5S 4H 3S 2H AS",
+    "5H 4S 3H 2S AH",
+    "",
+    "",
+]
+
+
+def test_open_endgame_is_played_to_a_win() -> None:
+    game = position("spider", 2, _OPEN_ENDGAME, removed="SSSHHH")
+    first = hint(game)
+    assert first.reason == "wins"
+    assert "every card is in sight" in first.text
+    for _ in range(200):
+        if game.is_won:
+            break
+        advice = hint(game)
+        assert advice.reason == "wins" and advice.move is not None
+        game.move(*advice.move)
+    assert game.is_won
+
+
+def test_a_hidden_card_keeps_the_hint_from_the_solver() -> None:
+    # The same table with one card face down (a player cannot know it is the Ace of Spades),
+    # and with a card still in the stock: no line is claimed to win.
+    hidden = [*_OPEN_ENDGAME[:6], "5S 4H 3S 2H as", *_OPEN_ENDGAME[7:]]
+    assert hint(position("spider", 2, hidden, removed="SSSHHH")).reason != "wins"
+    stocked = [*_OPEN_ENDGAME[:6], "5S 4H 3S 2H", *_OPEN_ENDGAME[7:]]
+    assert hint(position("spider", 2, stocked, stock="AS", removed="SSSHHH")).reason != "wins"

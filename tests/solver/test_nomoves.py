@@ -140,3 +140,33 @@ def test_won_game_is_not_no_moves() -> None:
         0,
     )
     assert check_no_moves(game).status == "won"
+
+
+def test_finds_a_short_line_among_many_empty_columns() -> None:
+    # An endgame of 1-suit Spider (deal 33, as the quick hint played it): four empty columns and
+    # many loose groups to shuffle between them.  Moving the two Kings off the face-down cards
+    # turns one; the search must find that before it wanders through rearrangements.
+    game = position(
+        "spider",
+        1,
+        [
+            "",
+            "6S 5S 4S 3S 2S AS",
+            "10S 9S 8S",
+            "2s 3s 7s qs qs KS KS",
+            "",
+            "",
+            "AS",
+            "",
+            "JS",
+            "JS 10S 9S 8S 7S 6S 5S 4S",
+        ],
+        removed="SSSSSS",
+    )
+    report = check_no_moves(game, node_limit=5_000)
+    assert report.status == "useful"
+    assert len(report.line) == 2
+    replay = game.copy(history=False)
+    for move in report.line:
+        replay.move(*move)
+    assert replay.face_down[3] == 4

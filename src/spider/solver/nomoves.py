@@ -7,7 +7,9 @@ The claim needs two things, both decided from the visible position alone:
 2. no sequence of card moves turns a face-down card or completes a run.  Along such sequences no
    card turns, so the face-up cards are all the search needs: it is exhaustive over every
    arrangement reachable by card moves, with a canonical key (columns sorted: with no deal
-   ahead, their order does not matter) and a transposition set.
+   ahead, their order does not matter) and a transposition set.  It goes breadth first, so a
+   line it finds is a shortest one: depth first, a few empty columns let it wander through
+   thousands of rearrangements (and give up) before it tried two moves that turn a card.
 
 When the search would exceed its node limit the answer is "not proven", and nothing is claimed:
 the check can miss a dead end in a huge endgame, but it never raises a false alarm.
@@ -15,6 +17,7 @@ the check can miss a dead end in a huge endgame, but it never raises a false ala
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from ..game import Game
@@ -72,19 +75,21 @@ def check_no_moves(
 def find_useful_line(view: VisibleView, node_limit: int = DEFAULT_NODE_LIMIT) -> NoMovesReport:
     """Search card moves only (no deal) for a line that turns a card or completes a run.
 
-    Returns status ``'useful'`` with the line, ``'no-moves'`` when the search was exhaustive
-    and found none, or ``'unknown'`` when it hit ``node_limit``.
+    Returns status ``'useful'`` with a shortest such line, ``'no-moves'`` when the search was
+    exhaustive and found none, or ``'unknown'`` when it hit ``node_limit``.
     """
     flexible = view.flexible
     down = view.down
     start = view.columns
-    # Depth-first; no card turns on these paths, so ``down`` never changes.  ``parents`` is the
-    # transposition set and remembers how each position was reached, to rebuild the line.
+    # Breadth-first; no card turns on these paths, so ``down`` never changes.  ``parents`` is
+    # the transposition set and remembers how each position was reached, to rebuild the line.
     start_key = _key(start, down)
     parents: dict[tuple[object, ...], tuple[tuple[object, ...], Move] | None] = {start_key: None}
-    stack: list[tuple[tuple[tuple[int, ...], ...], tuple[object, ...]]] = [(start, start_key)]
-    while stack:
-        columns, here = stack.pop()
+    queue: deque[tuple[tuple[tuple[int, ...], ...], tuple[object, ...]]] = deque(
+        [(start, start_key)]
+    )
+    while queue:
+        columns, here = queue.popleft()
         for move in visible_moves(columns, flexible):
             applied = apply_visible(columns, down, move)
             if applied.flipped or applied.run_suit >= 0:
@@ -95,7 +100,7 @@ def find_useful_line(view: VisibleView, node_limit: int = DEFAULT_NODE_LIMIT) ->
             if len(parents) >= node_limit:
                 return NoMovesReport("unknown", len(parents))
             parents[key] = (here, move)
-            stack.append((applied.columns, key))
+            queue.append((applied.columns, key))
     return NoMovesReport("no-moves", len(parents))
 
 

@@ -108,6 +108,21 @@ class VisibleView:
         """
         return self.stock_cards > 0 and not self.deal_blocked_forever
 
+    def known_game(self) -> Game | None:
+        """The game itself when the player sees every card of it: nothing face down, the
+        stock empty and every removed run's suit listed.  None while a card is hidden.
+
+        The full solver may then decide the position exactly, and a hint that uses it stays
+        fair: there is nothing it could peek at.
+        """
+        if self.stock_cards or any(self.down) or len(self.removed_suits) != self.removed:
+            return None
+        options = Options.make(self.game, self.suits, "flexible" if self.flexible else "classic")
+        columns = [list(column) for column in self.columns]
+        return Game(
+            options, columns, [0] * len(columns), [], list(self.removed_suits), 0, 0, None, 0
+        )
+
     def unseen_cards(self) -> dict[int, int]:
         """How many copies of each card the player has not seen: face-down cards and stock.
 

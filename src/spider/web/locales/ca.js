@@ -206,6 +206,7 @@ export default {
   "hint.reason.builds-run": "Construeix una escala descendent.",
   "hint.reason.uses-empty": "Aprofita una columna buida.",
   "hint.reason.fills-column": "Omple una columna buida.",
+  "hint.reason.wins": "Totes les cartes són a la vista, i aquesta jugada porta a guanyar.",
   "hint.reason.no-moves": "No queden jugades. Desfeu uns quants passos, torneu a començar o comenceu una partida nova.",
   "hint.reason.nothing-helps": "Cap jugada no sembla ajudar, i no es pot repartir.",
   "hint.reason.nothing-helps-deals-left": { one: "Cap jugada no sembla ajudar. Queda 1 repartiment.", other: "Cap jugada no sembla ajudar. Queden {n} repartiments." },

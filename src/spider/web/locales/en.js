@@ -200,6 +200,7 @@ export default {
   "hint.reason.builds-run": "It builds a descending run.",
   "hint.reason.uses-empty": "It puts an empty column to use.",
   "hint.reason.fills-column": "It fills an empty column.",
+  "hint.reason.wins": "Every card is in sight, and this move leads to a win.",
   "hint.reason.no-moves": "No moves are left. Undo a few steps, restart or start a new game.",
   "hint.reason.nothing-helps": "No move seems to help, and no deal is possible.",
   "hint.reason.nothing-helps-deals-left": { one: "No move seems to help. 1 deal is left.", other: "No move seems to help. {n} deals are left." },

@@ -206,6 +206,7 @@ export default {
   "hint.reason.builds-run": "Construye una escalera descendente.",
   "hint.reason.uses-empty": "Aprovecha una columna vacía.",
   "hint.reason.fills-column": "Llena una columna vacía.",
+  "hint.reason.wins": "Todas las cartas están a la vista, y esta jugada lleva a ganar.",
   "hint.reason.no-moves": "No quedan jugadas. Deshaz unos pasos, reinicia o empieza una partida nueva.",
   "hint.reason.nothing-helps": "Ninguna jugada parece ayudar, y no se puede repartir.",
   "hint.reason.nothing-helps-deals-left": { one: "Ninguna jugada parece ayudar. Queda 1 reparto.", other: "Ninguna jugada parece ayudar. Quedan {n} repartos." },

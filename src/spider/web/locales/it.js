@@ -206,6 +206,7 @@ export default {
   "hint.reason.builds-run": "Costruisce una scala decrescente.",
   "hint.reason.uses-empty": "Sfrutta una colonna vuota.",
   "hint.reason.fills-column": "Riempie una colonna vuota.",
+  "hint.reason.wins": "Tutte le carte sono in vista, e questa mossa porta alla vittoria.",
   "hint.reason.no-moves": "Non restano mosse. Annulla qualche passo, ricomincia o inizia una nuova partita.",
   "hint.reason.nothing-helps": "Nessuna mossa sembra aiutare, e non si può distribuire.",
   "hint.reason.nothing-helps-deals-left": { one: "Nessuna mossa sembra aiutare. Resta 1 distribuzione.", other: "Nessuna mossa sembra aiutare. Restano {n} distribuzioni." },
