@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from spider import Game, Move
 from spider.cards import parse_card_int
+from spider.moves import action_from_text
 from spider.solver import hint, hint_report, no_more_moves
 from spider.solver.hint import _TURN, REASONS, _Reveal, fill_move, visited_positions
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
@@ -383,3 +386,26 @@ def test_a_hidden_card_keeps_the_hint_from_the_solver() -> None:
     assert hint(position("spider", 2, hidden, removed="SSSHHH")).reason != "wins"
     stocked = [*_OPEN_ENDGAME[:6], "5S 4H 3S 2H", *_OPEN_ENDGAME[7:]]
     assert hint(position("spider", 2, stocked, stock="AS", removed="SSSHHH")).reason != "wins"
+
+
+def test_a_long_line_is_found_when_a_short_one_is_out_of_reach() -> None:
+    record = json.loads((Path(__file__).parents[1] / "golden" / "hint_long_line.json").read_text())
+    game = Game.new(
+        record["game"],
+        suits=record["suits"],
+        rule=record["rule"],
+        number=record["deal"],
+        undo_limit=None,
+    )
+    for text in record["actions"]:
+        game.push(action_from_text(text))
+    assert not game.can_deal() and sum(game.face_down) == 4
+    advice = hint_report(game)
+    assert advice.reason == "prepares-turn"
+    line = advice.options[0].line
+    assert len(line) > 10
+    replay = game.copy(history=False)
+    for move in line:
+        replay.move(*move)
+    # It turns a card or completes a run.
+    assert sum(replay.face_down) < 4 or len(replay.completed) > len(game.completed)

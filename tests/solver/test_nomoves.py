@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from spider import Game, Options
 from spider.solver import check_no_moves, no_more_moves
+from spider.solver.nomoves import find_useful_line
 from spider.solver.view import VisibleView
 from tests.helpers import position
 
@@ -91,6 +92,16 @@ def test_useful_line_is_real(game: Game) -> None:
         replay.move(*report.line[-1])
         effects = replay.last_effects
         assert effects is not None and (effects.flipped or effects.runs)
+
+
+@given(small_positions())
+def test_both_orders_agree_and_breadth_first_is_shortest(game: Game) -> None:
+    view = VisibleView.from_game(game)
+    breadth = find_useful_line(view, 5_000)
+    depth = find_useful_line(view, 5_000, order="depth")
+    assume("unknown" not in (breadth.status, depth.status))
+    assert breadth.status == depth.status
+    assert len(breadth.line) <= len(depth.line)
 
 
 def test_deal_possible_is_never_no_moves() -> None:

@@ -19,7 +19,8 @@ solver decides the position, and when it finds a win the hint offers that line's
 
 When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
 "no more moves") looks for any line that turns a card or completes a run, and suggests its
-first move.
+first move: a shortest line (breadth first) or, when none is within its budget, a longer one
+(depth first).
 
 A player who does what the hint says must get somewhere, so two rules keep it from going round
 in circles (for example filling an empty column to deal, then being told to empty it again).
@@ -893,6 +894,10 @@ def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> Hin
     limit = _DEEP_SEARCH_NODES if view.deal_ever_possible else _ENDGAME_SEARCH_NODES
     deep = find_useful_line(view, limit)
     positions += deep.positions
+    if deep.status == "unknown":
+        # A shortest line is past the budget; depth first may still reach a long one.
+        deep = find_useful_line(view, limit, order="depth")
+        positions += deep.positions
     if (
         deep.status == "useful"
         and not _leads_back(view.columns, view.down, deep.line[0], visited)

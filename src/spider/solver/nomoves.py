@@ -7,9 +7,11 @@ The claim needs two things, both decided from the visible position alone:
 2. no sequence of card moves turns a face-down card or completes a run.  Along such sequences no
    card turns, so the face-up cards are all the search needs: it is exhaustive over every
    arrangement reachable by card moves, with a canonical key (columns sorted: with no deal
-   ahead, their order does not matter) and a transposition set.  It goes breadth first, so a
-   line it finds is a shortest one: depth first, a few empty columns let it wander through
-   thousands of rearrangements (and give up) before it tried two moves that turn a card.
+   ahead, their order does not matter) and a transposition set.  By default it goes breadth
+   first, so a line it finds is a shortest one: depth first, a few empty columns let it wander
+   through thousands of rearrangements (and give up) before it tried two moves that turn a card.
+   Depth first, on the other hand, can reach a line of dozens of moves that breadth first has no
+   budget for; the hint tries both (``order``).
 
 When the search would exceed its node limit the answer is "not proven", and nothing is claimed:
 the check can miss a dead end in a huge endgame, but it never raises a false alarm.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Literal
 
 from ..game import Game
 from ..moves import Move
@@ -72,24 +75,33 @@ def check_no_moves(
     return find_useful_line(view, node_limit)
 
 
-def find_useful_line(view: VisibleView, node_limit: int = DEFAULT_NODE_LIMIT) -> NoMovesReport:
+SearchOrder = Literal["breadth", "depth"]
+"""The order :func:`find_useful_line` visits positions in."""
+
+
+def find_useful_line(
+    view: VisibleView, node_limit: int = DEFAULT_NODE_LIMIT, order: SearchOrder = "breadth"
+) -> NoMovesReport:
     """Search card moves only (no deal) for a line that turns a card or completes a run.
 
-    Returns status ``'useful'`` with a shortest such line, ``'no-moves'`` when the search was
-    exhaustive and found none, or ``'unknown'`` when it hit ``node_limit``.
+    Returns status ``'useful'`` with such a line (a shortest one when ``order`` is
+    ``'breadth'``), ``'no-moves'`` when the search was exhaustive and found none, or
+    ``'unknown'`` when it hit ``node_limit``.  Both orders visit the same positions when the
+    search is exhaustive, so they agree on ``'no-moves'``.
     """
     flexible = view.flexible
     down = view.down
     start = view.columns
-    # Breadth-first; no card turns on these paths, so ``down`` never changes.  ``parents`` is
-    # the transposition set and remembers how each position was reached, to rebuild the line.
+    # No card turns on these paths, so ``down`` never changes.  ``parents`` is the
+    # transposition set and remembers how each position was reached, to rebuild the line.
     start_key = _key(start, down)
     parents: dict[tuple[object, ...], tuple[tuple[object, ...], Move] | None] = {start_key: None}
     queue: deque[tuple[tuple[tuple[int, ...], ...], tuple[object, ...]]] = deque(
         [(start, start_key)]
     )
+    take = queue.popleft if order == "breadth" else queue.pop
     while queue:
-        columns, here = queue.popleft()
+        columns, here = take()
         for move in visible_moves(columns, flexible):
             applied = apply_visible(columns, down, move)
             if applied.flipped or applied.run_suit >= 0:
