@@ -409,3 +409,43 @@ def test_a_long_line_is_found_when_a_short_one_is_out_of_reach() -> None:
         replay.move(*move)
     # It turns a card or completes a run.
     assert sum(replay.face_down) < 4 or len(replay.completed) > len(game.completed)
+
+
+def test_few_face_down_cards_are_weighed_over_every_arrangement() -> None:
+    # The open endgame with two cards still face down under 5S 4H 3S: the hint asks the solver
+    # about both ways they may lie, and says so; where they really lie changes nothing.
+    table = [*_OPEN_ENDGAME[:6], "as 2h 5S 4H 3S", *_OPEN_ENDGAME[7:]]
+    swapped = [*_OPEN_ENDGAME[:6], "2h as 5S 4H 3S", *_OPEN_ENDGAME[7:]]
+    game = position("spider", 2, table, removed="SSSHHH")
+    advice = hint(game)
+    assert advice == hint(position("spider", 2, swapped, removed="SSSHHH"))
+    assert advice.move is not None and advice.reason in REASONS
+    assert "of the 2 ways the face-down cards may lie" in advice.text
+    # Followed to the end, it wins: once both cards are turned every card is in sight.
+    for _ in range(200):
+        if game.is_won:
+            break
+        step = hint(game)
+        assert step.move is not None
+        game.move(*step.move)
+    assert game.is_won
+
+
+def test_more_face_down_cards_are_left_to_the_lookahead() -> None:
+    table = [*_OPEN_ENDGAME[:6], "3s 2h as 2s 4H 3S", *_OPEN_ENDGAME[7:]]
+    table[7] = "5H 4S 3H 5S AH"
+    advice = hint(position("spider", 2, table, removed="SSSHHH"))
+    assert "ways the face-down cards may lie" not in advice.text
+
+
+def test_arranged_puts_cards_in_the_face_down_places_only_when_they_fit() -> None:
+    table = [*_OPEN_ENDGAME[:6], "as 2h 5S 4H 3S", *_OPEN_ENDGAME[7:]]
+    view = VisibleView.from_game(position("spider", 2, table, removed="SSSHHH"))
+    two, ace = parse_card_int("2H"), parse_card_int("AS")
+    game = view.arranged([two, ace])
+    assert game is not None
+    assert VisibleView.from_game(game) == view
+    assert game.position().columns[6][:2] == (two, ace)
+    assert view.arranged([two]) is None  # two places, one card
+    with_stock = position("spider", 2, table, stock="KS", removed="SSSHHH")
+    assert VisibleView.from_game(with_stock).arranged([two, ace]) is None

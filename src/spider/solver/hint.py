@@ -13,9 +13,9 @@ than the current position; the offers are ranked, so asking again gives the next
 deal is never suggested: when no move helps, the hint says so and, as a fact, how many deals
 are left or that none is possible; a move into an empty column is described as a fill.
 
-Once the player sees every card (nothing face down, the stock empty), guessing is over: the full
-solver decides the position, and when it finds a win the hint offers that line's first move
-(reason ``wins``; :func:`_winning_line`).
+Once the stock is empty and at most three cards are face down, the full solver takes over
+(:mod:`.endgame`): with every card in sight it decides the position and the hint offers its
+winning line (reason ``wins``); with a few face down it weighs every arrangement of them.
 
 When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
 "no more moves") looks for any line that turns a card or completes a run, and suggests its
@@ -43,8 +43,8 @@ from ..game import Game
 from ..moves import Move
 from ..options import Options
 from ..rules import EMPTY, RUN_LENGTH, deal_blocked_forever, destination_index
+from .endgame import EndgameLine, endgame_line
 from .nomoves import find_useful_line
-from .search import solve
 from .view import (
     UNKNOWN,
     Applied,
@@ -87,15 +87,6 @@ _STUCK_PROOF_NODES: Final = 150
 so that the quick hint stays quick (a stuck position has few reachable layouts); beyond it the
 options are offered, and the page's own "no more moves" check, with its larger budget, still
 wins over them."""
-
-_OPEN_ENDGAME_NODES: Final = 5_000
-"""Positions the full solver may store to find a win once every card is in sight: open endgames
-met in play took 100-250; a table of 104 shuffled cards all face up, which play hardly reaches,
-can use them all (about half a second)."""
-
-_OPEN_ENDGAME_MEMORY_MB: Final = 128
-"""The memory it may use for them."""
-
 
 # Heuristic weights (visible facts only).
 _RUN: Final = 1000
@@ -817,11 +808,9 @@ def hint_report(
     deal_possible = view.deal_ever_possible
     if view.is_won:
         return HintReport((), "won", "The game is won.", False, False)
-    winning = _winning_line(view)
-    if winning:
-        text = f"leads to a win in {len(winning)} moves (every card is in sight)"
-        option = HintOption(winning[0], "wins", text, 0.0, winning)
-        return HintReport((option,), option.reason, option.text, False, False)
+    ending = endgame_line(view)
+    if ending is not None:
+        return _endgame_report(view, ending)
     columns, down = view.columns, view.down
     if node_budget is None:
         node_budget = ONE_SUIT_HINT_NODES if view.suits == 1 else DEFAULT_HINT_NODES
@@ -853,40 +842,19 @@ def hint_report(
     return _no_helpful_move(view, search.nodes, visited)
 
 
-_winning_lines: dict[tuple[Columns, tuple[int, ...], str, int, bool], tuple[Move, ...]] = {}
-"""Open endgames already decided, by position: the winning line from there (empty: none found).
-A player who follows a line asks again at each step; the rest of it answers at once."""
-
-
-def _winning_line(view: VisibleView) -> tuple[Move, ...]:
-    """A line of moves that wins, when every card is in sight and the full solver finds one
-    within :data:`_OPEN_ENDGAME_NODES` positions (deterministic: no time limit); else ()."""
-    game = view.known_game()
-    if game is None:
-        return ()
-    key = (view.columns, view.removed_suits, view.game, view.suits, view.flexible)
-    known = _winning_lines.get(key)
-    if known is not None:
-        return known
-    result = solve(
-        game,
-        time_limit=None,
-        node_limit=_OPEN_ENDGAME_NODES,
-        memory_limit_mb=_OPEN_ENDGAME_MEMORY_MB,
-    )
-    # Every action is a card move: the stock is empty.
-    line = tuple(map(Move.from_text, result.solution)) if result.status == "winnable" else ()
-    if len(_winning_lines) > 1000:
-        _winning_lines.clear()
-    _winning_lines[key] = line
-    columns, down, removed = view.columns, view.down, view.removed_suits
-    for step, move in enumerate(line[:-1], 1):
-        applied = apply_visible(columns, down, move)
-        columns, down = applied.columns, applied.down
-        if applied.run_suit >= 0:
-            removed += (applied.run_suit,)
-        _winning_lines[(columns, removed, view.game, view.suits, view.flexible)] = line[step:]
-    return line
+def _endgame_report(view: VisibleView, ending: EndgameLine) -> HintReport:
+    """The report of a line the full solver chose (see :mod:`.endgame`)."""
+    line = ending.line
+    if ending.certain:
+        reason, text = "wins", f"leads to a win in {len(line)} moves (every card is in sight)"
+    else:
+        reason, text = _describe(view, line)
+        text += (
+            f" (a win is still possible in {ending.wins} of the {ending.arrangements} ways"
+            " the face-down cards may lie)"
+        )
+    option = HintOption(line[0], reason, text, 0.0, line)
+    return HintReport((option,), reason, text, False, False)
 
 
 def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> HintReport:

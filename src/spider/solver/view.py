@@ -14,6 +14,7 @@ on it and it cannot be picked up, which is exactly what a player knows about it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -108,20 +109,26 @@ class VisibleView:
         """
         return self.stock_cards > 0 and not self.deal_blocked_forever
 
-    def known_game(self) -> Game | None:
-        """The game itself when the player sees every card of it: nothing face down, the
-        stock empty and every removed run's suit listed.  None while a card is hidden.
+    def arranged(self, hidden: Sequence[int]) -> Game | None:
+        """The game with ``hidden`` in the face-down places (column by column, bottom to top),
+        for the full solver; None while the stock holds cards, when ``hidden`` does not fill
+        the face-down places exactly, or when ``removed_suits`` does not list every run removed.
 
-        The full solver may then decide the position exactly, and a hint that uses it stays
-        fair: there is nothing it could peek at.
+        With no card face down, ``view.arranged(())`` is the game itself: the player sees every
+        card, and a hint that asks the solver about it stays fair.  With a few face down, a fair
+        hint asks about *every* arrangement of the unseen cards, never the real one alone.
         """
-        if self.stock_cards or any(self.down) or len(self.removed_suits) != self.removed:
+        if self.stock_cards or len(hidden) != sum(self.down):
+            return None
+        if len(self.removed_suits) != self.removed:
             return None
         options = Options.make(self.game, self.suits, "flexible" if self.flexible else "classic")
-        columns = [list(column) for column in self.columns]
-        return Game(
-            options, columns, [0] * len(columns), [], list(self.removed_suits), 0, 0, None, 0
-        )
+        columns: list[list[int]] = []
+        place = 0
+        for face_up, down in zip(self.columns, self.down, strict=True):
+            columns.append([*hidden[place : place + down], *face_up])
+            place += down
+        return Game(options, columns, list(self.down), [], list(self.removed_suits), 0, 0, None, 0)
 
     def unseen_cards(self) -> dict[int, int]:
         """How many copies of each card the player has not seen: face-down cards and stock.
@@ -137,10 +144,10 @@ class VisibleView:
         for column in self.columns:
             for card in column:
                 if card != UNKNOWN:
-                    counts[card] -= 1
+                    counts[card] = counts.get(card, 0) - 1  # (a hand-built view may add cards)
         for suit in self.removed_suits:
             for rank in range(1, RUN_LENGTH + 1):
-                counts[suit << 4 | rank] -= 1
+                counts[suit << 4 | rank] = counts.get(suit << 4 | rank, 0) - 1
         return {card: count for card, count in counts.items() if count > 0}
 
 

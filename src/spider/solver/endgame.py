@@ -1,0 +1,178 @@
+"""The quick hint's endgame: the full solver's answers once (almost) every card is in sight.
+
+With the stock empty, all a player does not know is which unseen card lies in which face-down
+place, and every arrangement is equally likely.  When no card is face down the player sees
+everything, and the full solver decides the position itself.  When only a few are
+(:data:`FEW_HIDDEN`), there are few enough arrangements to ask the solver about *each* one:
+
+* every arrangement the solver wins gives a candidate, its winning line up to the first card it
+  turns (those moves are legal whatever the hidden cards are; after them the player sees
+  something new and asks again);
+* every candidate is scored by the number of arrangements in which the position after it can
+  still be won, and the best is chosen.
+
+The solver of one arrangement knows where each card lies, so its line may win there by a luck
+the player cannot count on; scoring every candidate on every arrangement is what keeps the
+choice fair.  This is hindsight optimisation (Bjarnason, Fern & Tadepalli, ICAPS 2009), which
+near the end, with little left to learn, is close to the best fair play.  Node limits, not
+time, bound the solver, so the answer is the same on every machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Final
+
+from ..game import Game
+from ..moves import Move
+from .search import solve
+from .view import VisibleView, apply_visible
+
+__all__ = ["FEW_HIDDEN", "EndgameLine", "endgame_line"]
+
+FEW_HIDDEN: Final = 3
+"""The most face-down cards (with the stock empty) for which every arrangement is tried: at most
+3! = 6 of them."""
+
+_OPEN_NODES: Final = 5_000
+"""Positions the solver may store for a position with every card in sight: open endgames met in
+play took 100-250; a table of 104 shuffled cards all face up, which play hardly reaches, can use
+them all (about half a second)."""
+
+_ARRANGEMENT_NODES: Final = 2_000
+"""The same for each arrangement of a few face-down cards (several solves per hint)."""
+
+_CANDIDATES: Final = 3
+"""At most this many different candidate lines are scored."""
+
+_MEMORY_MB: Final = 128
+"""The memory each solve may use."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameLine:
+    """A line chosen by the solver and how sure it is.
+
+    ``line`` wins outright when ``arrangements`` is 0 (every card in sight); otherwise it ends
+    with the first card it turns, and the position after it can still be won in ``wins`` of
+    the ``arrangements`` equally likely arrangements of the face-down cards.
+    """
+
+    line: tuple[Move, ...]
+    wins: int
+    arrangements: int
+
+    @property
+    def certain(self) -> bool:
+        """True when the line wins whatever happens (every card is in sight)."""
+        return self.arrangements == 0
+
+
+_Key = tuple[object, ...]
+_decided: dict[_Key, EndgameLine | None] = {}
+"""Endgames already decided, by visible position.  A player who follows a line asks again at
+each step; the rest of the line answers at once."""
+
+
+def endgame_line(view: VisibleView) -> EndgameLine | None:
+    """The solver's line for an endgame (stock empty, at most :data:`FEW_HIDDEN` cards face
+    down), or None: not such an endgame, or the solver found no line that keeps a win."""
+    if view.stock_cards or sum(view.down) > FEW_HIDDEN or len(view.removed_suits) != view.removed:
+        return None
+    key = _key(view.columns, view.down, view.removed_suits, view)
+    if key in _decided:
+        return _decided[key]
+    found = _open_line(view) if not any(view.down) else _hindsight_line(view)
+    if len(_decided) > 1000:
+        _decided.clear()
+    _decided[key] = found
+    if found is not None:
+        _remember_rest(view, found)
+    return found
+
+
+def _key(
+    columns: tuple[tuple[int, ...], ...],
+    down: tuple[int, ...],
+    removed: tuple[int, ...],
+    view: VisibleView,
+) -> _Key:
+    return (columns, down, removed, view.game, view.suits, view.flexible)
+
+
+def _remember_rest(view: VisibleView, found: EndgameLine) -> None:
+    """Store the rest of ``found`` under each position along it, up to its last move."""
+    columns, down, removed = view.columns, view.down, view.removed_suits
+    line = found.line
+    for step, move in enumerate(line[:-1], 1):
+        applied = apply_visible(columns, down, move)
+        columns, down = applied.columns, applied.down
+        if applied.run_suit >= 0:
+            removed += (applied.run_suit,)
+        rest = EndgameLine(line[step:], found.wins, found.arrangements)
+        _decided[_key(columns, down, removed, view)] = rest
+
+
+def _solution(game: Game, nodes: int) -> tuple[Move, ...] | None:
+    """The solver's winning line for ``game`` (card moves only: the stock is empty), or None
+    when it finds none within ``nodes`` positions."""
+    result = solve(game, time_limit=None, node_limit=nodes, memory_limit_mb=_MEMORY_MB)
+    if result.status != "winnable":
+        return None
+    return tuple(map(Move.from_text, result.solution))
+
+
+def _open_line(view: VisibleView) -> EndgameLine | None:
+    """Every card in sight: the solver's winning line, if it finds one."""
+    game = view.arranged(())
+    line = None if game is None else _solution(game, _OPEN_NODES)
+    return EndgameLine(line, 0, 0) if line else None
+
+
+def _hindsight_line(view: VisibleView) -> EndgameLine | None:
+    """A few cards face down: the candidate line that keeps a win in most arrangements."""
+    unseen = sorted(card for card, copies in view.unseen_cards().items() for _ in range(copies))
+    if len(unseen) != sum(view.down):
+        return None  # a hand-built view whose cards are not a whole deck
+    games = [view.arranged(order) for order in sorted(set(permutations(unseen)))]
+    arrangements = [game for game in games if game is not None]
+    if not arrangements:
+        return None
+    candidates: list[tuple[Move, ...]] = []
+    for game in arrangements:
+        solution = _solution(game.copy(history=False), _ARRANGEMENT_NODES)
+        if solution is not None:
+            segment = _to_first_turn(view, solution)
+            if segment not in candidates:
+                candidates.append(segment)
+        if len(candidates) == _CANDIDATES:
+            break
+    best: EndgameLine | None = None
+    for segment in candidates:
+        wins = sum(_still_winnable(game, segment) for game in arrangements)
+        if best is None or wins > best.wins:
+            best = EndgameLine(segment, wins, len(arrangements))
+        if wins == len(arrangements):
+            break
+    return best
+
+
+def _to_first_turn(view: VisibleView, line: tuple[Move, ...]) -> tuple[Move, ...]:
+    """``line`` up to and including its first move that turns a card."""
+    columns, down = view.columns, view.down
+    for step, move in enumerate(line, 1):
+        applied = apply_visible(columns, down, move)
+        if applied.flipped:
+            return line[:step]
+        columns, down = applied.columns, applied.down
+    return line
+
+
+def _still_winnable(game: Game, segment: tuple[Move, ...]) -> bool:
+    """True when the solver wins ``game`` after ``segment`` (whose moves only use visible cards,
+    so they are legal in every arrangement)."""
+    played = game.copy(history=False)
+    for move in segment:
+        played.move(*move)
+    return _solution(played, _ARRANGEMENT_NODES) is not None
