@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from .. import rules
 from ..game import Game
 from ..moves import DEAL, Action, Move
-from ..options import Options
 from .view import UNKNOWN, VisibleView, apply_visible
 
 __all__ = ["DEAL_LINE", "Columns", "Draws", "World", "truncate_line"]
@@ -223,15 +222,10 @@ class World:
             raise ValueError("sample_game needs an empty stock")
         pool = list(self.pool)
         rng.shuffle(pool)
-        fixed = self.fixed
-        rule = "flexible" if fixed.flexible else "classic"
-        options = Options.make(fixed.game, fixed.suits, rule)
-        columns: list[list[int]] = []
-        position = 0
-        for face_up, down in zip(self.columns, self.down, strict=True):
-            columns.append(pool[position : position + down] + list(face_up))
-            position += down
-        return Game(options, columns, list(self.down), [], list(self.removed), 0, 0, None, 0)
+        game = self.view().arranged(pool)
+        if game is None:
+            raise ValueError("the pool does not fill the face-down places")
+        return game
 
 
 def truncate_line(view: VisibleView, line: tuple[Move, ...]) -> tuple[Move, ...]:
