@@ -144,8 +144,8 @@ def live_server() -> Iterator[LiveServer]:
     """The app with its memory snapshot switched off (``snapshot: false`` in ``/engine.json``).
 
     A page's first visit would otherwise start a second Pyodide in the background to make the
-    snapshot, in nearly every test: that doubled the work of the browser tests on CI's two
-    cores. The snapshot's own test asks for :func:`snapshot_server` (``@pytest.mark.snapshot``).
+    snapshot, in nearly every test (about 20 s of the browser tests' 7 minutes here). The
+    snapshot's own test asks for :func:`snapshot_server` (``@pytest.mark.snapshot``).
     """
     with _serve(snapshot=False) as server:
         yield server
