@@ -135,13 +135,14 @@ def _hindsight_line(view: VisibleView) -> EndgameLine | None:
     unseen = sorted(card for card, copies in view.unseen_cards().items() for _ in range(copies))
     if len(unseen) != sum(view.down):
         return None  # a hand-built view whose cards are not a whole deck
-    games = [view.arranged(order) for order in sorted(set(permutations(unseen)))]
-    arrangements = [game for game in games if game is not None]
-    if not arrangements:
-        return None
+    arrangements = [
+        game
+        for order in sorted(set(permutations(unseen)))
+        if (game := view.arranged(order)) is not None
+    ]
     candidates: list[tuple[Move, ...]] = []
     for game in arrangements:
-        solution = _solution(game.copy(history=False), _ARRANGEMENT_NODES)
+        solution = _solution(game, _ARRANGEMENT_NODES)  # solve() leaves the game as it is
         if solution is not None:
             segment = _to_first_turn(view, solution)
             if segment not in candidates:

@@ -96,11 +96,11 @@ def find_useful_line(
     # transposition set and remembers how each position was reached, to rebuild the line.
     start_key = _key(start, down)
     parents: dict[tuple[object, ...], tuple[tuple[object, ...], Move] | None] = {start_key: None}
-    queue: deque[tuple[tuple[tuple[int, ...], ...], tuple[object, ...]]] = deque(
+    frontier: deque[tuple[tuple[tuple[int, ...], ...], tuple[object, ...]]] = deque(
         [(start, start_key)]
     )
-    take = queue.popleft if order == "breadth" else queue.pop
-    while queue:
+    take = frontier.popleft if order == "breadth" else frontier.pop
+    while frontier:
         columns, here = take()
         for move in visible_moves(columns, flexible):
             applied = apply_visible(columns, down, move)
@@ -112,7 +112,7 @@ def find_useful_line(
             if len(parents) >= node_limit:
                 return NoMovesReport("unknown", len(parents))
             parents[key] = (here, move)
-            queue.append((applied.columns, key))
+            frontier.append((applied.columns, key))
     return NoMovesReport("no-moves", len(parents))
 
 
