@@ -2,8 +2,10 @@
 
 With the stock empty, all a player does not know is which unseen card lies in which face-down
 place, and every arrangement is equally likely.  When no card is face down the player sees
-everything, and the full solver decides the position itself.  When only a few are
-(:data:`FEW_HIDDEN`), there are few enough arrangements to ask the solver about *each* one:
+everything, and the full solver decides the position itself.  When a few are
+(:data:`SAMPLED_HIDDEN` at most), the solver is asked about several arrangements: *each* one
+when there are few (:data:`FEW_HIDDEN` cards), else :data:`SAMPLES` of them drawn at random
+with a seed made from the visible position:
 
 * every arrangement the solver wins gives a candidate, its winning line up to the first card it
   turns (those moves are legal whatever the hidden cards are; after them the player sees
@@ -15,11 +17,13 @@ The solver of one arrangement knows where each card lies, so its line may win th
 the player cannot count on; scoring every candidate on every arrangement is what keeps the
 choice fair.  This is hindsight optimisation (Bjarnason, Fern & Tadepalli, ICAPS 2009), which
 near the end, with little left to learn, is close to the best fair play.  Node limits, not
-time, bound the solver, so the answer is the same on every machine.
+time, bound the solver, and the draws depend on the visible position alone, so the answer is
+the same on every machine and whatever the face-down cards really are.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Final
@@ -34,6 +38,13 @@ __all__ = ["FEW_HIDDEN", "EndgameLine", "endgame_line"]
 FEW_HIDDEN: Final = 3
 """The most face-down cards (with the stock empty) for which every arrangement is tried: at most
 3! = 6 of them."""
+
+SAMPLED_HIDDEN: Final = 8
+"""The most face-down cards (with the stock empty) for which the hint asks the solver; above
+:data:`FEW_HIDDEN` it asks about :data:`SAMPLES` arrangements drawn at random, not every one."""
+
+SAMPLES: Final = 6
+"""Arrangements drawn when there are too many to try each."""
 
 _OPEN_NODES: Final = 5_000
 """Positions the solver may store for a position with every card in sight: open endgames met in
@@ -56,12 +67,14 @@ class EndgameLine:
 
     ``line`` wins outright when ``arrangements`` is 0 (every card in sight); otherwise it ends
     with the first card it turns, and the position after it can still be won in ``wins`` of
-    the ``arrangements`` equally likely arrangements of the face-down cards.
+    the ``arrangements`` arrangements of the face-down cards tried: every one, or as many
+    drawn at random when ``sampled``.
     """
 
     line: tuple[Move, ...]
     wins: int
     arrangements: int
+    sampled: bool = False
 
     @property
     def certain(self) -> bool:
@@ -76,9 +89,11 @@ each step; the rest of the line answers at once."""
 
 
 def endgame_line(view: VisibleView) -> EndgameLine | None:
-    """The solver's line for an endgame (stock empty, at most :data:`FEW_HIDDEN` cards face
+    """The solver's line for an endgame (stock empty, at most :data:`SAMPLED_HIDDEN` cards face
     down), or None: not such an endgame, or the solver found no line that keeps a win."""
-    if view.stock_cards or sum(view.down) > FEW_HIDDEN or len(view.removed_suits) != view.removed:
+    if view.stock_cards or sum(view.down) > SAMPLED_HIDDEN:
+        return None
+    if len(view.removed_suits) != view.removed:
         return None
     key = _key(view.columns, view.down, view.removed_suits, view)
     if key in _decided:
@@ -110,7 +125,7 @@ def _remember_rest(view: VisibleView, found: EndgameLine) -> None:
         columns, down = applied.columns, applied.down
         if applied.run_suit >= 0:
             removed += (applied.run_suit,)
-        rest = EndgameLine(line[step:], found.wins, found.arrangements)
+        rest = EndgameLine(line[step:], found.wins, found.arrangements, found.sampled)
         _decided[_key(columns, down, removed, view)] = rest
 
 
@@ -131,14 +146,12 @@ def _open_line(view: VisibleView) -> EndgameLine | None:
 
 
 def _hindsight_line(view: VisibleView) -> EndgameLine | None:
-    """A few cards face down: the candidate line that keeps a win in most arrangements."""
+    """A few cards face down: the candidate line that keeps a win in most arrangements tried."""
     unseen = sorted(card for card, copies in view.unseen_cards().items() for _ in range(copies))
     if len(unseen) != sum(view.down):
         return None  # a hand-built view whose cards are not a whole deck
     arrangements = [
-        game
-        for order in sorted(set(permutations(unseen)))
-        if (game := view.arranged(order)) is not None
+        game for order in _orders(view, unseen) if (game := view.arranged(order)) is not None
     ]
     candidates: list[tuple[Move, ...]] = []
     for game in arrangements:
@@ -153,10 +166,26 @@ def _hindsight_line(view: VisibleView) -> EndgameLine | None:
     for segment in candidates:
         wins = sum(_still_winnable(game, segment) for game in arrangements)
         if best is None or wins > best.wins:
-            best = EndgameLine(segment, wins, len(arrangements))
+            best = EndgameLine(segment, wins, len(arrangements), len(unseen) > FEW_HIDDEN)
         if wins == len(arrangements):
             break
     return best
+
+
+def _orders(view: VisibleView, unseen: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct order of ``unseen`` when there are few, else :data:`SAMPLES` shuffles
+    drawn with a seed made from the visible position alone (so the same position always gets
+    the same ones, whatever the face-down cards really are)."""
+    if len(unseen) <= FEW_HIDDEN:
+        return sorted(set(permutations(unseen)))
+    seed = repr((view.game, view.suits, view.flexible, view.columns, view.down, view.removed_suits))
+    chance = random.Random(seed)  # a str seed is hashed by SHA-512: the same in every process
+    orders = []
+    for _ in range(SAMPLES):
+        order = list(unseen)
+        chance.shuffle(order)
+        orders.append(tuple(order))
+    return orders
 
 
 def _to_first_turn(view: VisibleView, line: tuple[Move, ...]) -> tuple[Move, ...]:

@@ -13,9 +13,10 @@ than the current position; the offers are ranked, so asking again gives the next
 deal is never suggested: when no move helps, the hint says so and, as a fact, how many deals
 are left or that none is possible; a move into an empty column is described as a fill.
 
-Once the stock is empty and at most three cards are face down, the full solver takes over
+Once the stock is empty and at most eight cards are face down, the full solver takes over
 (:mod:`.endgame`): with every card in sight it decides the position and the hint offers its
-winning line (reason ``wins``); with a few face down it weighs every arrangement of them.
+winning line (reason ``wins``); with a few face down it weighs several arrangements of them
+(every one when at most three cards are face down).
 
 When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
 "no more moves") looks for any line that turns a card or completes a run, and suggests its
@@ -791,14 +792,20 @@ def _visited_of(source: Game | VisibleView, visited: Visited | None) -> Visited:
 
 
 def hint_report(
-    source: Game | VisibleView, node_budget: int | None = None, visited: Visited | None = None
+    source: Game | VisibleView,
+    node_budget: int | None = None,
+    visited: Visited | None = None,
+    *,
+    endgame: bool = True,
 ) -> HintReport:
     """Rank every helpful move of the visible position, best first.
 
     ``node_budget`` bounds the lookahead; by default :data:`DEFAULT_HINT_NODES`, or
     :data:`ONE_SUIT_HINT_NODES` in a 1-suit game.  A move that leads back to a position in
     ``visited`` is never offered; by default that is :func:`visited_positions` of a game (none
-    for a bare view).
+    for a bare view).  With ``endgame=False`` the full solver is never asked (see
+    :mod:`.endgame`): the options are the lookahead's, as a search that weighs lines itself
+    ("Think harder") wants them.
 
     Deterministic: the same visible position (and visited positions) always gives the same
     report, whatever the hidden cards are (they are not even available here).
@@ -808,7 +815,7 @@ def hint_report(
     deal_possible = view.deal_ever_possible
     if view.is_won:
         return HintReport((), "won", "The game is won.", False, False)
-    ending = endgame_line(view)
+    ending = endgame_line(view) if endgame else None
     if ending is not None:
         return _endgame_report(view, ending)
     columns, down = view.columns, view.down
@@ -849,10 +856,12 @@ def _endgame_report(view: VisibleView, ending: EndgameLine) -> HintReport:
         reason, text = "wins", f"leads to a win in {len(line)} moves (every card is in sight)"
     else:
         reason, text = _describe(view, line)
-        text += (
-            f" (a win is still possible in {ending.wins} of the {ending.arrangements} ways"
-            " the face-down cards may lie)"
+        ways = (
+            f"{ending.arrangements} ways the face-down cards may lie, drawn at random"
+            if ending.sampled
+            else f"the {ending.arrangements} ways the face-down cards may lie"
         )
+        text += f" (a win is still possible in {ending.wins} of {ways})"
     option = HintOption(line[0], reason, text, 0.0, line)
     return HintReport((option,), reason, text, False, False)
 

@@ -17,8 +17,10 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
 * **Endgame**: once the stock is empty and at most :data:`ENDGAME_HIDDEN` cards are face down,
   a play-out instead shuffles the unseen cards over the face-down places and asks the full
   solver (:func:`~spider.solver.search.solve`, bounded by :data:`ENDGAME_NODES` positions):
-  winnable 1, unwinnable 0, undecided the evaluation.
-
+  winnable 1, unwinnable 0, undecided the evaluation.  The lines weighed, and the play-outs,
+  come from the quick hint's lookahead alone (``hint_report(..., endgame=False)``): its own
+  endgame would offer one line chosen by the solver, leaving nothing to weigh, and ask the
+  solver again at every node.
 * **Ensemble**: with ``jobs`` > 1, that many independent trees grow on as many processes
   (:mod:`.think_pool`), each with its own derived seed, and their root statistics are summed.
 
@@ -324,7 +326,7 @@ class _Search:
             if not world.stock and world.hidden <= ENDGAME_HIDDEN:
                 return self.endgame(world)
             view = world.view()
-            report = hint_report(view, ROLLOUT_NODES, world.visited)
+            report = hint_report(view, ROLLOUT_NODES, world.visited, endgame=False)
             if not report.options:
                 return self.heuristic(world) if view.deal_ever_possible else 0.0
             world.play(truncate_line(view, report.options[0].line), self.rng)
@@ -378,7 +380,7 @@ def lines_of(view: VisibleView, visited: Visited, width: int = MAX_ACTIONS) -> l
     """The lines a node chooses from: the quick hint's best ``width``, each cut after
     its first move that turns a card or removes a run; when it offers none, the deal if one is
     possible now; else none."""
-    report = hint_report(view, None, visited)
+    report = hint_report(view, None, visited, endgame=False)
     lines: list[Line] = [truncate_line(view, option.line) for option in report.options[:width]]
     if not lines and view.can_deal:
         lines.append(DEAL_LINE)
