@@ -373,6 +373,19 @@ _OPEN_ENDGAME = [
 ]
 
 
+def _follows_hints_to_a_win(game: Game, limit: int = 300) -> bool:
+    """Plays the hint's move until the game is won (True), or no move is offered or ``limit``
+    moves were played (False)."""
+    for _ in range(limit):
+        if game.is_won:
+            return True
+        step = hint(game)
+        if step.move is None:
+            return False
+        game.move(*step.move)
+    return game.is_won
+
+
 def test_open_endgame_is_played_to_a_win() -> None:
     game = position("spider", 2, _OPEN_ENDGAME, removed="SSSHHH")
     first = hint(game)
@@ -432,13 +445,7 @@ def test_few_face_down_cards_are_weighed_over_every_arrangement() -> None:
     assert advice.move is not None and advice.reason in REASONS
     assert "of the 2 ways the face-down cards may lie" in advice.text
     # Followed to the end, it wins: once both cards are turned every card is in sight.
-    for _ in range(200):
-        if game.is_won:
-            break
-        step = hint(game)
-        assert step.move is not None
-        game.move(*step.move)
-    assert game.is_won
+    assert _follows_hints_to_a_win(game)
 
 
 def test_more_face_down_cards_are_weighed_over_arrangements_drawn_at_random() -> None:
@@ -451,13 +458,7 @@ def test_more_face_down_cards_are_weighed_over_arrangements_drawn_at_random() ->
     assert advice == hint(position("spider", 2, swapped, removed="SSSHHH"))
     assert advice.move is not None
     assert f"of {SAMPLES} ways the face-down cards may lie, drawn at random" in advice.text
-    for _ in range(300):
-        if game.is_won:
-            break
-        step = hint(game)
-        assert step.move is not None
-        game.move(*step.move)
-    assert game.is_won
+    assert _follows_hints_to_a_win(game)
 
 
 def test_many_face_down_cards_are_left_to_the_lookahead() -> None:
