@@ -21,6 +21,7 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
   come from the quick hint's lookahead alone (``hint_report(..., endgame=False)``): its own
   endgame would offer one line chosen by the solver, leaving nothing to weigh, and ask the
   solver again at every node.
+
 * **Ensemble**: with ``jobs`` > 1, that many independent trees grow on as many processes
   (:mod:`.think_pool`), each with its own derived seed, and their root statistics are summed.
 
