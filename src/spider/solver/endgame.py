@@ -31,7 +31,7 @@ from typing import Final
 from ..game import Game
 from ..moves import Move
 from .search import solve
-from .view import VisibleView, apply_visible
+from .view import VisibleView, apply_visible, truncate_line
 
 __all__ = ["FEW_HIDDEN", "EndgameLine", "endgame_line"]
 
@@ -157,7 +157,7 @@ def _hindsight_line(view: VisibleView) -> EndgameLine | None:
     for game in arrangements:
         solution = _solution(game, _ARRANGEMENT_NODES)  # solve() leaves the game as it is
         if solution is not None:
-            segment = _to_first_turn(view, solution)
+            segment = truncate_line(view, solution, at_runs=False)  # to the first card turned
             if segment not in candidates:
                 candidates.append(segment)
         if len(candidates) == _CANDIDATES:
@@ -186,17 +186,6 @@ def _orders(view: VisibleView, unseen: list[int]) -> list[tuple[int, ...]]:
         chance.shuffle(order)
         orders.append(tuple(order))
     return orders
-
-
-def _to_first_turn(view: VisibleView, line: tuple[Move, ...]) -> tuple[Move, ...]:
-    """``line`` up to and including its first move that turns a card."""
-    columns, down = view.columns, view.down
-    for step, move in enumerate(line, 1):
-        applied = apply_visible(columns, down, move)
-        if applied.flipped:
-            return line[:step]
-        columns, down = applied.columns, applied.down
-    return line
 
 
 def _still_winnable(game: Game, segment: tuple[Move, ...]) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from .. import rules
 from ..game import Game
 from ..moves import DEAL, Action, Move
-from .view import UNKNOWN, VisibleView, apply_visible
+from .view import UNKNOWN, VisibleView, apply_visible, truncate_line
 
 __all__ = ["DEAL_LINE", "Columns", "Draws", "World", "truncate_line"]
 
@@ -226,18 +226,6 @@ class World:
         if game is None:
             raise ValueError("the pool does not fill the face-down places")
         return game
-
-
-def truncate_line(view: VisibleView, line: tuple[Move, ...]) -> tuple[Move, ...]:
-    """``line`` up to and including its first move that turns a card or removes a run: what
-    follows depends on a card the player has not seen yet."""
-    columns, down = view.columns, view.down
-    for index, move in enumerate(line):
-        applied = apply_visible(columns, down, move)
-        if applied.flipped or applied.run_suit >= 0:
-            return line[: index + 1]
-        columns, down = applied.columns, applied.down
-    return line
 
 
 DEAL_LINE: tuple[Action, ...] = (DEAL,)

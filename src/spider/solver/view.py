@@ -31,6 +31,7 @@ __all__ = [
     "apply_visible",
     "group_length",
     "seen_positions",
+    "truncate_line",
     "visible_moves",
 ]
 
@@ -220,3 +221,18 @@ def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applie
     new_columns[dst] = target
     # tuple.__new__ skips the frame of NamedTuple's generated __new__.
     return tuple.__new__(Applied, (tuple(new_columns), tuple(new_down), flipped, run_suit))
+
+
+def truncate_line(
+    view: VisibleView, line: tuple[Move, ...], *, at_runs: bool = True
+) -> tuple[Move, ...]:
+    """``line`` up to and including its first move that turns a card or (with ``at_runs``)
+    removes a run: what follows depends on a card the player has not seen yet, or on the
+    position the run leaves."""
+    columns, down = view.columns, view.down
+    for index, move in enumerate(line):
+        applied = apply_visible(columns, down, move)
+        if applied.flipped or (at_runs and applied.run_suit >= 0):
+            return line[: index + 1]
+        columns, down = applied.columns, applied.down
+    return line
