@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .daily import daily_deals, parse_day
@@ -27,6 +27,9 @@ from .render import render_text
 from .replay import InvalidReplay, Replay, decode_replay, encode_replay, replay_notation
 from .serve_headers import KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SEND_TIMEOUT
 from .shuffle import MAX_NUMBER
+
+if TYPE_CHECKING:  # imported when used: the solver is not loaded for other commands
+    from .solver.endgame import EndgameLine
 
 __all__ = ["MAX_DEALS", "load_game", "main"]
 
@@ -464,6 +467,9 @@ def _think_harder(game: Game, args: argparse.Namespace) -> int:
         return 0
     line = " ".join(action_text(action) for action in report.line)
     print(f"Best: {action_text(report.action)}  (line: {line})")
+    if report.endgame is not None:
+        print(_endgame_text(report.endgame))
+        return 0
     print(
         f"Chosen in {report.visits} of {report.iterations} iterations "
         f"({100 * report.share:.0f}%), value {report.value:.3f}, {report.elapsed:.1f}s "
@@ -473,6 +479,17 @@ def _think_harder(game: Game, args: argparse.Namespace) -> int:
         text = " ".join(action_text(action) for action in option.line)
         print(f"  {option.visits:6d}  {option.value:.3f}  {text}")
     return 0
+
+
+def _endgame_text(ending: EndgameLine) -> str:
+    """How the full solver chose an endgame line, in one sentence."""
+    if ending.certain:
+        return "Every card is in sight: the full solver's line wins."
+    drawn = ", drawn at random" if ending.sampled else ""
+    return (
+        f"Chosen by the full solver: a win is still possible after it in {ending.wins} of "
+        f"{ending.arrangements} ways the face-down cards may lie{drawn}."
+    )
 
 
 def _command_solve(args: argparse.Namespace) -> int:

@@ -187,6 +187,15 @@ def test_solver_check_demo_winnable_only_and_cancel(
     open_app(page, position_url(NEARLY_WON_POSITION))
     assert_shows(page, game)
 
+    # "Think harder" this near the end grows no tree: the full solver chose its line, and the
+    # answer says so.
+    page.keyboard.press("t")
+    expect(page.locator("[data-message]")).to_have_text(
+        re.compile(r"^Think harder: try .+ to column \d+\. Chosen by the full solver, which knows"),
+        timeout=30_000,
+    )
+    expect(page.locator(".card.hinted")).not_to_have_count(0)
+
     # "Is this deal winnable?": a spoiler warning first, then the solver's answer.
     click_action(page, "solve")
     dialog = page.locator("#dlg-solve")

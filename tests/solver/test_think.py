@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import threading
 from collections import Counter
 
@@ -16,6 +17,7 @@ from spider.cli import main
 from spider.env import SpiderEnv
 from spider.options import Options
 from spider.protocol import Session
+from spider.solver.search import solve
 from spider.solver.think import ThinkProgress, hint_lead, think
 from spider.solver.think_pool import tree_seed
 from spider.solver.think_world import World
@@ -127,28 +129,52 @@ def test_the_world_draws_only_unseen_cards(number: int, seed: int) -> None:
             break
 
 
-def test_an_endgame_asks_the_full_solver_and_stays_fair() -> None:
-    # Stock empty, five cards face down (two suits of spades left): play-outs sample them and
-    # solve each sample.
-    game = position(
-        "spider",
-        1,
-        [
-            "ks JS 10S 9S 8S",
-            "qs 6S 5S",
-            "7s KS QS JS 10S 9S 8S",
-            "4s 7S 6S 5S 4S 3S",
-            "2s 3S 2S AS",
-            "AS",
-            "",
-            "",
-            "",
-            "",
-        ],
-        removed="SSSSSS",
-    )
+def _spades_endgame(face_down: tuple[str, ...]) -> Game:
+    """A 1-suit Spider endgame, stock empty, six runs removed; ``face_down`` gives columns 0-4
+    with their face-down cards in lower case."""
+    return position("spider", 1, [*face_down, "AS", "", "", "", ""], removed="SSSSSS")
+
+
+def test_an_endgame_takes_the_full_solvers_line_and_stays_fair() -> None:
+    # Stock empty, five cards face down: the quick hint's endgame applies, so no tree grows and
+    # the answer is the solver's line, weighed over the arrangements of the face-down cards.
+    game = _spades_endgame(("ks JS 10S 9S 8S", "qs 6S 5S", "7s KS QS JS 10S 9S 8S",
+                            "4s 7S 6S 5S 4S 3S", "2s 3S 2S AS"))  # fmt: skip
     other = reshuffle_hidden(game, random.Random(1))
     report = think(game, iterations=6, seed=2)
+    assert report.reason == "endgame" and report.iterations == 0
+    ending = report.endgame
+    assert ending is not None and ending.arrangements > 0
+    assert report.value == ending.wins / ending.arrangements == 1.0, "every arrangement is won"
+    assert report.to_json()["endgame"] == {
+        "wins": ending.wins,
+        "arrangements": ending.arrangements,
+        "sampled": ending.sampled,
+    }
+    assert _answer(game, iterations=6, seed=2) == _answer(other, iterations=6, seed=2)
+    for action in report.line:  # the whole line is legal whatever lies face down
+        assert action in game.legal_moves()
+        game.push(action)
+
+
+def test_play_outs_ask_the_full_solver_near_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Nine face down, one more than the endgame takes: the tree grows, and its play-outs, once a
+    # few cards are turned, sample the face-down cards and ask the solver, which wins them all.
+    game = _spades_endgame(("ks js 10S 9S 8S", "qs 6S 5S", "7s ks qs JS 10S 9S 8S",
+                            "4s 7s 6S 5S 4S 3S", "2s 3S 2S AS"))  # fmt: skip
+    assert sum(game.face_down) == 9
+    other = reshuffle_hidden(game, random.Random(1))
+    module = sys.modules["spider.solver.think"]
+    asked: list[int] = []
+
+    def counted_solve(sample: Game, **limits: object) -> object:
+        asked.append(sum(sample.face_down))
+        return solve(sample, **limits)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "solve", counted_solve)
+    report = think(game, iterations=6, seed=2)
+    assert asked and max(asked) <= module.ENDGAME_HIDDEN, "samples of the last few cards"
+    assert report.reason == "iterations" and report.endgame is None
     assert report.action in game.legal_moves()
     assert report.value == 1.0, "every sample of this endgame is won, and the solver says so"
     assert _answer(game, iterations=6, seed=2) == _answer(other, iterations=6, seed=2)
@@ -253,6 +279,19 @@ def test_cli_hint_strong(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["iterations"] == 12  # two trees of 6
     assert data == {**think(game, iterations=6, jobs=2).to_json(), "elapsed": data["elapsed"]}
+
+
+def test_cli_hint_strong_says_when_the_solver_chose(capsys: pytest.CaptureFixture[str]) -> None:
+    game = _spades_endgame(("ks JS 10S 9S 8S", "qs 6S 5S", "7s KS QS JS 10S 9S 8S",
+                            "4s 7S 6S 5S 4S 3S", "2s 3S 2S AS"))  # fmt: skip
+    text = game.to_text().replace("moves=0", "moves=300")  # played to here, not a deal's start
+    assert main(["hint", text, "--strong", "--iterations", "6"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Best: ")
+    assert "Chosen by the full solver: a win is still possible after it in 6 of 6 ways" in out
+    assert main(["hint", text, "--strong", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["reason"] == "endgame" and data["endgame"]["wins"] == 6
 
 
 @pytest.mark.parametrize(

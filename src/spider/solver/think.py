@@ -21,6 +21,11 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
   come from the quick hint's lookahead alone (``hint_report(..., endgame=False)``): its own
   endgame would offer one line chosen by the solver, leaving nothing to weigh, and ask the
   solver again at every node.
+* **At the root**, when the quick hint's endgame applies (stock empty, at most
+  :data:`~spider.solver.endgame.SAMPLED_HIDDEN` cards face down), no tree is grown: the answer
+  is its line, the full solver's, weighed over arrangements of the face-down cards (reason
+  ``endgame``).  A tree would weigh the same question with less: each play-out asks the solver
+  about one arrangement, where the endgame scores every candidate on every arrangement.
 
 * **Ensemble**: with ``jobs`` > 1, that many independent trees grow on as many processes
   (:mod:`.think_pool`), each with its own derived seed, and their root statistics are summed.
@@ -47,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from ..game import Game
 from ..moves import Action, Move, action_text
 from ..rules import RUN_LENGTH
+from .endgame import EndgameLine, endgame_line
 from .hint import Evaluation, Visited, hint_report, visited_positions
 from .limits import should_stop
 from .search import solve
@@ -124,11 +130,18 @@ ENDGAME_NODES: Final = 3_000
 """The full solver's position budget per endgame sample (a node budget keeps it repeatable)."""
 
 ThinkReason = Literal[
-    "iterations", "time-limit", "stopped", "interrupted", "only-action", "nothing-helps"
+    "iterations",
+    "time-limit",
+    "stopped",
+    "interrupted",
+    "only-action",
+    "nothing-helps",
+    "endgame",
 ]
 """Why the search ended: its iteration or time budget, a stop request, Ctrl+C (or the web
-worker's cancel), a single action to choose from, or no action at all (the quick hint's
-"nothing helps" and no deal possible)."""
+worker's cancel), a single action to choose from, no action at all (the quick hint's
+"nothing helps" and no deal possible), or an endgame the full solver answered (see
+:data:`ThinkReport.endgame`)."""
 
 Line = tuple[Action, ...]
 
@@ -182,6 +195,13 @@ class ThinkReport:
     move).  ``share`` is the line's part of the root's visits and ``value`` its mean play-out
     value (0..1; 0 when it was not searched).  ``options`` lists every line considered, in the
     quick hint's order.
+
+    ``endgame`` is set when the full solver chose the line instead of a search (reason
+    ``'endgame'``: the stock is empty and at most
+    :data:`~spider.solver.endgame.SAMPLED_HIDDEN` cards are face down, see
+    :mod:`~spider.solver.endgame`); ``value`` is then the share of the arrangements of the
+    face-down cards tried in which a win is still possible after the line (1 when every card is
+    in sight and the line wins).
     """
 
     action: Action | None
@@ -193,10 +213,12 @@ class ThinkReport:
     reason: ThinkReason
     elapsed: float
     options: tuple[ThinkOption, ...]
+    endgame: EndgameLine | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the protocol's ``think`` object)."""
         action = self.action
+        ending = self.endgame
         return {
             "action": None if action is None else _action_json(action),
             "notation": None if action is None else action_text(action),
@@ -208,7 +230,13 @@ class ThinkReport:
             "reason": self.reason,
             "elapsed": round(self.elapsed, 3),
             "options": [option.to_json() for option in self.options],
+            "endgame": None if ending is None else _endgame_json(ending),
         }
+
+
+def _endgame_json(ending: EndgameLine) -> dict[str, Any]:
+    """What the solver's endgame answer rests on: arrangements tried, and won after the line."""
+    return {"wins": ending.wins, "arrangements": ending.arrangements, "sampled": ending.sampled}
 
 
 def _action_json(action: Action) -> dict[str, Any]:
@@ -436,6 +464,9 @@ def think(
         raise ValueError("the game is won: there is nothing left to think about")
     started = time.monotonic()
     view = VisibleView.from_game(game)
+    ending = endgame_line(view)
+    if ending is not None:
+        return _endgame_report(ending, time.monotonic() - started)
     visited = visited_positions(game)
     width = MAX_ACTIONS
     if budget is not None:
@@ -569,6 +600,14 @@ def hint_lead(iterations: int) -> int:
     cards drawn, and without the lead that luck overruled the hint's lookahead: at 10 iterations
     "Think harder" won 0 of 100 4-suit Classic deals where the hint won 5."""
     return max(HINT_LEAD_MIN, math.ceil(HINT_LEAD * iterations))
+
+
+def _endgame_report(ending: EndgameLine, elapsed: float) -> ThinkReport:
+    """The report of the full solver's line for an endgame: no search, the solver's value."""
+    value = 1.0 if ending.certain else ending.wins / ending.arrangements
+    option = ThinkOption(ending.line, 0, value)
+    line = ending.line
+    return ThinkReport(line[0], line, 0, 1.0, value, 0, "endgame", elapsed, (option,), ending)
 
 
 def _report(stats: _Stats, iterations: int, reason: ThinkReason, elapsed: float) -> ThinkReport:

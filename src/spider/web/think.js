@@ -130,9 +130,23 @@ export class ThinkHarder {
     }
     const mv = /** @type {import("./types.js").MoveRequest} */ (/** @type {unknown} */ (action));
     const card = this.hints.mark(mv, null);
+    const why = this.#why(answer);
+    this.#say(i18n.t("think.move", { card: i18n.cardName(card), col: mv.dst + 1 }) + (why && ` ${why}`), "info");
+  }
+
+  /**
+   * What the answer rests on: the full solver's arrangements near the end, else the play-outs.
+   * @param {ThinkInfo} answer
+   */
+  #why(answer) {
+    const ending = answer.endgame;
+    if (ending) {
+      const n = ending.arrangements;
+      if (n === 0) return i18n.t("think.endgameWins");
+      return i18n.t("think.endgame", { n, count: i18n.formatNumber(n), wins: i18n.formatNumber(ending.wins) });
+    }
     const n = answer.iterations;
-    const why = n > 0 ? ` ${i18n.t("think.why", { n, count: i18n.formatNumber(n), visits: i18n.formatNumber(answer.visits) })}` : "";
-    this.#say(i18n.t("think.move", { card: i18n.cardName(card), col: mv.dst + 1 }) + why, "info");
+    return n > 0 ? i18n.t("think.why", { n, count: i18n.formatNumber(n), visits: i18n.formatNumber(answer.visits) }) : "";
   }
 
   /** @param {import("./types.js").MoveRequest} mv the bottom card of the group it moves */

@@ -107,6 +107,16 @@
  * @property {number} iterations
  * @property {string} reason
  * @property {number} elapsed
+ * @property {ThinkEndgame | null} endgame set when the full solver chose the line (reason "endgame")
+ */
+
+/**
+ * What the full solver's endgame line rests on: the arrangements of the face-down cards it tried
+ * (0: every card is in sight, and the line wins) and in how many a win is still possible after it.
+ * @typedef {object} ThinkEndgame
+ * @property {number} wins
+ * @property {number} arrangements
+ * @property {boolean} sampled
  */
 
 /**

@@ -232,6 +232,8 @@ export default {
   "think.best": "De moment, la millor: {card} a la columna {col}",
   "think.move": "Pensa-hi més: proveu {card} a la columna {col}.",
   "think.why": { one: "Triada en {visits} d'1 partida simulada.", other: "Triada en {visits} de {count} partides simulades." },
+  "think.endgame": { one: "Triada pel solucionador, que sap on són les cartes tapades: només poden estar d'una manera.", other: "Triada pel solucionador: després encara es pot guanyar en {wins} de {count} maneres com poden estar les cartes tapades." },
+  "think.endgameWins": "Totes les cartes són a la vista: la jugada del solucionador guanya.",
   "think.cancelled": "Pensa-hi més s'ha aturat.",
   "think.discarded": "La taula ha canviat mentre Pensa-hi més pensava; la seva resposta, per a la posició anterior, s'ha descartat.",
   "think.error": "Pensa-hi més no s'ha pogut executar en aquest navegador.",

@@ -226,6 +226,8 @@ export default {
   "think.best": "Best so far: {card} to column {col}",
   "think.move": "Think harder: try {card} to column {col}.",
   "think.why": { one: "Chosen in {visits} of 1 play-out.", other: "Chosen in {visits} of {count} play-outs." },
+  "think.endgame": { one: "Chosen by the full solver, which knows where the face-down cards are: they can lie in only one way.", other: "Chosen by the full solver: after it a win is still possible in {wins} of {count} ways the face-down cards may lie." },
+  "think.endgameWins": "Every card is in sight: the full solver's line wins.",
   "think.cancelled": "Think harder stopped.",
   "think.discarded": "The table changed while Think harder was thinking, so its answer, for the earlier position, was dropped.",
   "think.error": "Think harder could not run in this browser.",

@@ -232,6 +232,8 @@ export default {
   "think.best": "La mejor por ahora: {card} a la columna {col}",
   "think.move": "Pensar más: prueba {card} a la columna {col}.",
   "think.why": { one: "Elegida en {visits} de 1 partida simulada.", other: "Elegida en {visits} de {count} partidas simuladas." },
+  "think.endgame": { one: "Elegida por el solucionador, que sabe dónde están las cartas boca abajo: solo pueden estar de una forma.", other: "Elegida por el solucionador: después aún se puede ganar en {wins} de {count} formas en que pueden estar las cartas boca abajo." },
+  "think.endgameWins": "Todas las cartas están a la vista: la jugada del solucionador gana.",
   "think.cancelled": "Pensar más se ha detenido.",
   "think.discarded": "La mesa cambió mientras Pensar más pensaba; su respuesta, para la posición anterior, se ha descartado.",
   "think.error": "Pensar más no ha podido funcionar en este navegador.",

@@ -232,6 +232,8 @@ export default {
   "think.best": "Per ora la migliore: {card} nella colonna {col}",
   "think.move": "Pensaci meglio: prova {card} nella colonna {col}.",
   "think.why": { one: "Scelta in {visits} su 1 partita simulata.", other: "Scelta in {visits} su {count} partite simulate." },
+  "think.endgame": { one: "Scelta dal risolutore, che sa dove sono le carte coperte: possono trovarsi in un modo solo.", other: "Scelta dal risolutore: dopo si può ancora vincere in {wins} dei {count} modi in cui possono trovarsi le carte coperte." },
+  "think.endgameWins": "Tutte le carte sono in vista: la mossa del risolutore vince.",
   "think.cancelled": "Pensaci meglio si è fermato.",
   "think.discarded": "Il tavolo è cambiato mentre Pensaci meglio pensava: la sua risposta, per la posizione precedente, è stata scartata.",
   "think.error": "Pensaci meglio non è riuscito a funzionare in questo browser.",
