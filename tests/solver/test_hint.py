@@ -461,6 +461,32 @@ def test_more_face_down_cards_are_weighed_over_arrangements_drawn_at_random() ->
     assert _follows_hints_to_a_win(game)
 
 
+# Met in play (4-suit Classic deal 10,011): the solver's line for one arrangement moved 8S
+# onto 9H and straight back before anything else.
+_LOOP_ENDGAME = (
+    "spider 4 classic standard #10011 / score=325 moves=175 removed=- / "
+    "KS 9C 8C 7C 6C 5C 4C 3C 2C AC AS / 9D 8D 7D 6D 5H 4H 3H 2H AC KH QH / 8S / "
+    "QC JS 10S 9S 8S KS 5D 4D 3H 2H AH / 10d KD QS JH 10S 9S 8H KC QS JS / KH QH JD 10D / "
+    "6H JH 10H 9D 7H 6S 5S 4S 3S 2S AS / 2S JC 6D 5D 4S 7H 8D 7C 6C 5C / "
+    "3d 7s 4h qd KC QC JC 10C 9H 8H 7S 6S 5S 4C 3C 2C AH 10H 9H / "
+    "KD QD JD 10C 9C 8C 7D 6H 5H 4D 3D 2D AD 3S 2D AD / -"
+)
+
+
+def test_an_endgame_line_never_comes_back_to_a_position_and_is_asked_the_same_twice() -> None:
+    game = Game.from_text(_LOOP_ENDGAME)
+    first = hint_report(game)
+    assert first.options and "drawn at random" in first.text
+    line = first.options[0].line
+    view = VisibleView.from_game(game)
+    passed = [(view.columns, view.down)]
+    for move in line:
+        applied = apply_visible(*passed[-1], move)
+        passed.append((applied.columns, applied.down))
+    assert len(set(passed)) == len(passed), "a move and its way back"
+    assert hint_report(game) == first
+
+
 def test_many_face_down_cards_are_left_to_the_lookahead() -> None:
     table = [*_OPEN_ENDGAME[:5], "7h 6S", "as 2h 3s 4h 5S", "ah 2s 3h 4s 5H", *_OPEN_ENDGAME[8:]]
     game = position("spider", 2, table, removed="SSSHHH")

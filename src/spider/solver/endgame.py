@@ -138,11 +138,32 @@ def _solution(game: Game, nodes: int) -> tuple[Move, ...] | None:
     return tuple(map(Move.from_text, result.solution))
 
 
+def _without_loops(view: VisibleView, line: tuple[Move, ...]) -> tuple[Move, ...]:
+    """``line`` with every stretch that comes back to a position it passed cut out.
+
+    The solver's line may move a card away and back (a loop it never needed).  Left in, the
+    rest of the line stored under the position it came back to would replace the whole line
+    there, so the same position asked twice would get two answers."""
+    position = (view.columns, view.down)
+    passed = [position]
+    kept: list[Move] = []
+    for move in line:
+        applied = apply_visible(*position, move)
+        position = (applied.columns, applied.down)
+        if position in passed:
+            back = passed.index(position)
+            del passed[back + 1 :], kept[back:]
+        else:
+            passed.append(position)
+            kept.append(move)
+    return tuple(kept)
+
+
 def _open_line(view: VisibleView) -> EndgameLine | None:
     """Every card in sight: the solver's winning line, if it finds one."""
     game = view.arranged(())
     line = None if game is None else _solution(game, _OPEN_NODES)
-    return EndgameLine(line, 0, 0) if line else None
+    return EndgameLine(_without_loops(view, line), 0, 0) if line else None
 
 
 def _hindsight_line(view: VisibleView) -> EndgameLine | None:
@@ -158,6 +179,7 @@ def _hindsight_line(view: VisibleView) -> EndgameLine | None:
         solution = _solution(game, _ARRANGEMENT_NODES)  # solve() leaves the game as it is
         if solution is not None:
             segment = truncate_line(view, solution, at_runs=False)  # to the first card turned
+            segment = _without_loops(view, segment)
             if segment not in candidates:
                 candidates.append(segment)
         if len(candidates) == _CANDIDATES:
