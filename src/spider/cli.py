@@ -485,11 +485,7 @@ def _endgame_text(ending: EndgameLine) -> str:
     """How the full solver chose an endgame line, in one sentence."""
     if ending.certain:
         return "Every card is in sight: the full solver's line wins."
-    drawn = ", drawn at random" if ending.sampled else ""
-    return (
-        f"Chosen by the full solver: a win is still possible after it in {ending.wins} of "
-        f"{ending.arrangements} ways the face-down cards may lie{drawn}."
-    )
+    return f"Chosen by the full solver: after it, {ending.odds}."
 
 
 def _command_solve(args: argparse.Namespace) -> int:

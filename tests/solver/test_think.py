@@ -288,7 +288,7 @@ def test_cli_hint_strong_says_when_the_solver_chose(capsys: pytest.CaptureFixtur
     assert main(["hint", text, "--strong", "--iterations", "6"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Best: ")
-    assert "Chosen by the full solver: a win is still possible after it in 6 of 6 ways" in out
+    assert "Chosen by the full solver: after it, a win is still possible in 6 of 6 ways" in out
     assert main(["hint", text, "--strong", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["reason"] == "endgame" and data["endgame"]["wins"] == 6

@@ -77,6 +77,16 @@ class EndgameLine:
     sampled: bool = False
 
     @property
+    def odds(self) -> str:
+        """The arrangements still won after the line, in words (not for a certain line)."""
+        ways = (
+            f"{self.arrangements} ways the face-down cards may lie, drawn at random"
+            if self.sampled
+            else f"the {self.arrangements} ways the face-down cards may lie"
+        )
+        return f"a win is still possible in {self.wins} of {ways}"
+
+    @property
     def certain(self) -> bool:
         """True when the line wins whatever happens (every card is in sight)."""
         return self.arrangements == 0

@@ -856,12 +856,7 @@ def _endgame_report(view: VisibleView, ending: EndgameLine) -> HintReport:
         reason, text = "wins", f"leads to a win in {len(line)} moves (every card is in sight)"
     else:
         reason, text = _describe(view, line)
-        ways = (
-            f"{ending.arrangements} ways the face-down cards may lie, drawn at random"
-            if ending.sampled
-            else f"the {ending.arrangements} ways the face-down cards may lie"
-        )
-        text += f" (a win is still possible in {ending.wins} of {ways})"
+        text += f" ({ending.odds})"
     option = HintOption(line[0], reason, text, 0.0, line)
     return HintReport((option,), reason, text, False, False)
 
