@@ -18,9 +18,12 @@ from spider.solver import hint, hint_report, no_more_moves
 from spider.solver.endgame import SAMPLED_HIDDEN, SAMPLES
 from spider.solver.hint import (
     _TURN,
+    DEFAULT_HINT_NODES,
+    FOUR_SUIT_CLASSIC_HINT_NODES,
     REASONS,
     _no_helpful_move,
     _Reveal,
+    default_node_budget,
     fill_move,
     visited_positions,
 )
@@ -507,3 +510,28 @@ def test_arranged_puts_cards_in_the_face_down_places_only_when_they_fit() -> Non
     assert view.arranged([two]) is None  # two places, one card
     with_stock = position("spider", 2, table, stock="KS", removed="SSSHHH")
     assert VisibleView.from_game(with_stock).arranged([two, ace]) is None
+
+
+def test_four_suit_classic_looks_deep_enough_for_a_long_card_turning_line() -> None:
+    # 4-suit Classic tuning deal 10,304 as the hint played it: within 1,000 positions no line
+    # turns a card; within the 4,000 the hint looks at in 4-suit Classic games, its best line
+    # (14 moves) does.
+    record = json.loads((Path(__file__).parents[1] / "golden" / "deep_lookahead.json").read_text())
+    game = Game.new("spider", suits=4, rule="classic", number=10_304, undo_limit=None)
+    assert record["quick_hint"]["deal"] == 10_304
+    for text in record["quick_hint"]["actions"]:
+        game.push(action_from_text(text))
+    view = VisibleView.from_game(game)
+    assert default_node_budget(view) == FOUR_SUIT_CLASSIC_HINT_NODES > DEFAULT_HINT_NODES
+
+    def turns(line: tuple[Move, ...]) -> bool:
+        played = game.copy(history=False)
+        for move in line:
+            played.move(*move)
+        return sum(played.face_down) < sum(game.face_down)
+
+    shallow = hint_report(game, DEFAULT_HINT_NODES)
+    assert not any(turns(option.line) for option in shallow.options)
+    advice = hint_report(game)
+    assert advice.options and turns(advice.options[0].line)
+    assert len(advice.options[0].line) > 10

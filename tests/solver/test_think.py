@@ -7,6 +7,7 @@ import random
 import sys
 import threading
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,13 +16,21 @@ from hypothesis import strategies as st
 from spider import Game, Move
 from spider.cli import main
 from spider.env import SpiderEnv
+from spider.moves import Action, action_from_text
 from spider.options import Options
 from spider.protocol import Session
+from spider.solver.hint import DEFAULT_HINT_NODES, hint_report
 from spider.solver.search import solve
-from spider.solver.think import ThinkProgress, hint_lead, think
+from spider.solver.think import (
+    LOOKAHEAD_NODES,
+    MAX_LOOKAHEAD_NODES,
+    ThinkProgress,
+    hint_lead,
+    think,
+)
 from spider.solver.think_pool import tree_seed
 from spider.solver.think_world import World
-from spider.solver.view import VisibleView, visible_moves
+from spider.solver.view import VisibleView, truncate_line, visible_moves
 from tests.helpers import position, random_game, reshuffle_hidden
 
 _CHEAP_VARIANTS = [
@@ -192,9 +201,73 @@ def test_bad_budgets_and_finished_games_are_refused() -> None:
             think(game, time_limit=seconds)
     with pytest.raises(TypeError, match="seed must be an integer"):
         think(game, iterations=1, seed="7")  # type: ignore[arg-type]
+    for lookahead in (0, -5, 10**8):
+        with pytest.raises(ValueError, match="lookahead must be from 1"):
+            think(game, iterations=1, lookahead=lookahead)
+    with pytest.raises(TypeError, match="lookahead must be an integer"):
+        think(game, iterations=1, lookahead=2.5)  # type: ignore[arg-type]
     won = position("spider", 1, ["KS"] * 10, removed="SSSSSSSS")
     with pytest.raises(ValueError, match="the game is won"):
         think(won, iterations=1)
+
+
+def _golden_game(name: str) -> Game:
+    """A game of ``tests/golden/deep_lookahead.json``, replayed through the engine."""
+    path = Path(__file__).parents[1] / "golden" / "deep_lookahead.json"
+    record = json.loads(path.read_text())[name]
+    game = Game.new(
+        record["game"],
+        suits=record["suits"],
+        rule=record["rule"],
+        number=record["deal"],
+        undo_limit=None,
+    )
+    for text in record["actions"]:
+        game.push(action_from_text(text))
+    return game
+
+
+def _turns_a_card(game: Game, line: tuple[Action, ...]) -> bool:
+    played = game.copy(history=False)
+    for action in line:
+        played.push(action)
+    return sum(played.face_down) < sum(game.face_down)
+
+
+def test_the_root_looks_deeper_than_the_quick_hint() -> None:
+    # 4-suit Classic tuning deal 10,343: no line of the quick hint turns a card; the root's
+    # deeper lookahead finds one (after a run removed), and its first segment is the answer
+    # (one play-out cannot overrule it).
+    game = _golden_game("think")
+    view = VisibleView.from_game(game)
+    quick = hint_report(game, endgame=False)
+    assert quick.options and not any(_turns_a_card(game, o.line) for o in quick.options)
+    deep = hint_report(game, LOOKAHEAD_NODES, endgame=False).options[0].line
+    assert _turns_a_card(game, deep)
+    report = think(game, iterations=1, seed=0)
+    assert report.line == truncate_line(view, deep)
+    shallow = think(game, iterations=1, seed=0, lookahead=DEFAULT_HINT_NODES)
+    assert shallow.line == truncate_line(
+        view, hint_report(game, DEFAULT_HINT_NODES, endgame=False).options[0].line
+    )
+
+
+def test_a_time_budget_or_a_stop_cuts_the_root_lookahead_short() -> None:
+    # Ten million positions would take many minutes; the clock or a stop request ends the
+    # lookahead with the lines it has, and the answer is still a legal move.
+    game = _golden_game("think")
+    timed = think(game, time_limit=0.2, seed=0, lookahead=MAX_LOOKAHEAD_NODES)
+    assert timed.reason == "time-limit" and timed.action in game.legal_moves()
+    assert timed.elapsed < 30
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    stopped = think(game, iterations=50, seed=0, lookahead=MAX_LOOKAHEAD_NODES, stop=stop)
+    assert stopped.reason == "stopped" and stopped.iterations == 0
+    assert stopped.action in game.legal_moves()
 
 
 def test_progress_and_stop() -> None:

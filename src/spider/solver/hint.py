@@ -58,6 +58,7 @@ from .view import (
 
 __all__ = [
     "DEFAULT_HINT_NODES",
+    "FOUR_SUIT_CLASSIC_HINT_NODES",
     "ONE_SUIT_HINT_NODES",
     "REASONS",
     "Evaluation",
@@ -65,6 +66,7 @@ __all__ = [
     "HintOption",
     "HintReport",
     "Visited",
+    "default_node_budget",
     "fill_move",
     "hint",
     "hint_report",
@@ -76,6 +78,28 @@ DEFAULT_HINT_NODES: Final = 1000
 
 ONE_SUIT_HINT_NODES: Final = 300
 """The default budget in 1-suit games: they branch far more, and a larger budget won no more."""
+
+FOUR_SUIT_CLASSIC_HINT_NODES: Final = 4000
+"""The default budget in 4-suit games under the classic rule (Spider and Spiderette).  There a
+line that turns a card often needs several moves to take off-suit builds apart, and most
+positions have few moves, so a deeper look costs little: on tuning deals 10,000-10,199 of
+4-suit Classic Spider it won 12 games against 9 at :data:`DEFAULT_HINT_NODES`, with 0.64 runs
+removed a game against 0.49, and its 95th-percentile hint stayed under 100 ms
+(``docs/solver.md``)."""
+
+
+def default_node_budget(view: VisibleView) -> int:
+    """The lookahead's budget for ``view``'s variant when none is given: 300 positions in 1-suit
+    games, 4,000 in 4-suit games under the classic rule, 1,000 otherwise."""
+    if view.suits == 1:
+        return ONE_SUIT_HINT_NODES
+    if _four_suit_classic(view):
+        return FOUR_SUIT_CLASSIC_HINT_NODES
+    return DEFAULT_HINT_NODES
+
+
+_STOP_CHECK_EVERY: Final = 200
+"""How many expansions the lookahead makes between two questions to its ``stop`` callable."""
 
 _DEEP_SEARCH_NODES: Final = 1000
 """Positions the fallback search for a card-turning line may visit while a deal is possible."""
@@ -445,13 +469,24 @@ class _Search:
         # position.
         return max(0.0, before - after)
 
-    def run(self, columns: Columns, down: tuple[int, ...], root: float) -> dict[Move, _Best]:
-        """The best line (and its net value) found for each useful first move."""
+    def run(
+        self,
+        columns: Columns,
+        down: tuple[int, ...],
+        root: float,
+        stop: Callable[[], bool] | None = None,
+    ) -> dict[Move, _Best]:
+        """The best line (and its net value) found for each useful first move; ``stop`` is
+        asked every :data:`_STOP_CHECK_EVERY` expansions and ends the search early when true."""
         self.seen.add((columns, down))
         self._expand((0.0, -1, columns, down, root, 0, -1, False, None))
+        expanded = 0
         while self.heap and self.nodes < self.budget:
             self.nodes += 1
             self._expand(heapq.heappop(self.heap))
+            expanded += 1
+            if stop is not None and expanded % _STOP_CHECK_EVERY == 0 and stop():
+                break
         parents = self.parents
         return {
             parents[first][1]: (net, _line(parents, node))
@@ -797,15 +832,18 @@ def hint_report(
     visited: Visited | None = None,
     *,
     endgame: bool = True,
+    stop: Callable[[], bool] | None = None,
 ) -> HintReport:
     """Rank every helpful move of the visible position, best first.
 
-    ``node_budget`` bounds the lookahead; by default :data:`DEFAULT_HINT_NODES`, or
-    :data:`ONE_SUIT_HINT_NODES` in a 1-suit game.  A move that leads back to a position in
+    ``node_budget`` bounds the lookahead; by default :func:`default_node_budget` of the
+    variant.  A move that leads back to a position in
     ``visited`` is never offered; by default that is :func:`visited_positions` of a game (none
     for a bare view).  With ``endgame=False`` the full solver is never asked (see
     :mod:`.endgame`): the options are the lookahead's, as a search that weighs lines itself
-    ("Think harder") wants them.
+    ("Think harder") wants them.  ``stop``, asked now and then during the lookahead, ends it
+    early when it returns True: the report then rests on the positions seen so far (a caller
+    with a clock uses it; without one the report depends on nothing but the position).
 
     Deterministic: the same visible position (and visited positions) always gives the same
     report, whatever the hidden cards are (they are not even available here).
@@ -820,10 +858,10 @@ def hint_report(
         return _endgame_report(view, ending)
     columns, down = view.columns, view.down
     if node_budget is None:
-        node_budget = ONE_SUIT_HINT_NODES if view.suits == 1 else DEFAULT_HINT_NODES
+        node_budget = default_node_budget(view)
     search = _Search(view, node_budget)
     root_value = search.evaluation.value(columns, down, search.total0, search.down0)
-    results = search.run(columns, down, root_value)
+    results = search.run(columns, down, root_value, stop)
     # Gains are measured with the empty columns refilled while a deal is still to come.
     root_refilled = root_value - search.refill_loss(columns, down)
     gains = [
