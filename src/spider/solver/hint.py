@@ -355,20 +355,22 @@ class _Reveal:
         bases: set[int] = set()
         loose_ranks: set[int] = set()
         unknown: list[int] = []
+        facts_of = _reveal_facts
         for index, column in enumerate(columns):
             if not column:
                 continue
-            top = column[-1]
+            facts = facts_of.get(column)
+            if facts is None:
+                facts = _column_reveal_facts(column)
+            top, base, is_loose = facts
             if top == UNKNOWN:
                 unknown.append(index)
                 continue
             top_cards.add(top)
             top_ranks.add(top & 15)
-            length = group_length(column, False)
-            base = column[-length]
-            if (base & 15) < 13:
+            if base >= 0:
                 bases.add(base)
-                if _is_loose(column, length):
+                if is_loose:
                     loose_ranks.add(base & 15)
         if not unknown:
             return 0.0
@@ -381,6 +383,27 @@ class _Reveal:
         for index in unknown:
             total += common + (self.turn if down[index] else self.empty) * moves
         return total
+
+
+_RevealFacts = tuple[int, int, bool]
+_reveal_facts: dict[tuple[int, ...], _RevealFacts] = {}
+"""What :meth:`_Reveal.value` reads of each (non-empty) column, by column: a column recurs in
+many positions of a search, and its facts cost more to find than to look up."""
+
+
+def _column_reveal_facts(column: tuple[int, ...]) -> _RevealFacts:
+    """A column's top card, the bottom card of its top one-suit group unless that is a King (-1
+    then, or when the top is unknown) and whether that group is loose (cached)."""
+    top = column[-1]
+    base, loose = -1, False
+    if top != UNKNOWN:
+        length = group_length(column, False)
+        if (column[-length] & 15) < 13:
+            base, loose = column[-length], _is_loose(column, length)
+    if len(_reveal_facts) > 100_000:
+        _reveal_facts.clear()
+    facts = _reveal_facts[column] = (top, base, loose)
+    return facts
 
 
 class Evaluation:
