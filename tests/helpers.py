@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
+from typing import Any
 
 from spider import Game, Options
 from spider.cards import parse_card_int
+from spider.moves import action_from_text
+
+GOLDEN = Path(__file__).parent / "golden"
 
 # A real 2-suit game (deal SP1-S2C-AAAAAAE played by the hint) with one deal left and two empty
 # columns: no move helps, so the hint offers to fill one (6H from column i into column d).
@@ -95,3 +101,22 @@ def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
     # The same history too: the player saw the same moves (the hint reads the positions since
     # the last deal or turned card from it).
     return game.with_hidden_cards(hidden)
+
+
+def golden_game(name: str, key: str | None = None) -> Game:
+    """The game recorded in ``tests/golden/<name>`` (under ``key`` when the file holds several),
+    replayed through the engine from its deal: ``game``, ``suits``, ``rule``, ``deal`` and the
+    ``actions`` played, in notation."""
+    record: dict[str, Any] = json.loads((GOLDEN / name).read_text())
+    if key is not None:
+        record = record[key]
+    game = Game.new(
+        record["game"],
+        suits=record["suits"],
+        rule=record["rule"],
+        number=record["deal"],
+        undo_limit=None,
+    )
+    for text in record["actions"]:
+        game.push(action_from_text(text))
+    return game

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -13,7 +11,6 @@ from hypothesis import strategies as st
 
 from spider import Game, Move
 from spider.cards import parse_card_int
-from spider.moves import action_from_text
 from spider.solver import hint, hint_report, no_more_moves
 from spider.solver.endgame import SAMPLED_HIDDEN, SAMPLES
 from spider.solver.hint import (
@@ -28,7 +25,14 @@ from spider.solver.hint import (
     visited_positions,
 )
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
-from tests.helpers import ADVICE_TO_DEAL, VARIANTS, position, random_game, reshuffle_hidden
+from tests.helpers import (
+    ADVICE_TO_DEAL,
+    VARIANTS,
+    golden_game,
+    position,
+    random_game,
+    reshuffle_hidden,
+)
 
 _FILL_COLUMNS = ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""]
 """A 2-suit Spider table whose only empty column must be filled before the deal."""
@@ -413,16 +417,7 @@ def test_a_hidden_card_keeps_the_hint_from_the_solver() -> None:
 
 
 def test_a_long_line_is_found_when_a_short_one_is_out_of_reach() -> None:
-    record = json.loads((Path(__file__).parents[1] / "golden" / "hint_long_line.json").read_text())
-    game = Game.new(
-        record["game"],
-        suits=record["suits"],
-        rule=record["rule"],
-        number=record["deal"],
-        undo_limit=None,
-    )
-    for text in record["actions"]:
-        game.push(action_from_text(text))
+    game = golden_game("hint_long_line.json")
     assert not game.can_deal() and sum(game.face_down) == 4
     # The endgame's solver answers this position now; this asks the fallback search the hint
     # uses when its lookahead sees no gain, which it met here before the endgame reached it.
@@ -516,11 +511,8 @@ def test_four_suit_classic_looks_deep_enough_for_a_long_card_turning_line() -> N
     # 4-suit Classic tuning deal 10,304 as the hint played it: within 1,000 positions no line
     # turns a card; within the 4,000 the hint looks at in 4-suit Classic games, its best line
     # (14 moves) does.
-    record = json.loads((Path(__file__).parents[1] / "golden" / "deep_lookahead.json").read_text())
-    game = Game.new("spider", suits=4, rule="classic", number=10_304, undo_limit=None)
-    assert record["quick_hint"]["deal"] == 10_304
-    for text in record["quick_hint"]["actions"]:
-        game.push(action_from_text(text))
+    game = golden_game("deep_lookahead.json", "quick_hint")
+    assert (game.number, game.suits, game.rule) == (10_304, 4, "classic")
     view = VisibleView.from_game(game)
     assert default_node_budget(view) == FOUR_SUIT_CLASSIC_HINT_NODES > DEFAULT_HINT_NODES
 

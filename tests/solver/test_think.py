@@ -7,7 +7,6 @@ import random
 import sys
 import threading
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 from spider import Game, Move
 from spider.cli import main
 from spider.env import SpiderEnv
-from spider.moves import Action, action_from_text
+from spider.moves import Action
 from spider.options import Options
 from spider.protocol import Session
 from spider.solver.hint import DEFAULT_HINT_NODES, hint_report
@@ -31,7 +30,7 @@ from spider.solver.think import (
 from spider.solver.think_pool import tree_seed
 from spider.solver.think_world import World
 from spider.solver.view import VisibleView, truncate_line, visible_moves
-from tests.helpers import position, random_game, reshuffle_hidden
+from tests.helpers import golden_game, position, random_game, reshuffle_hidden
 
 _CHEAP_VARIANTS = [
     ("spiderette", 1, "classic"),
@@ -211,22 +210,6 @@ def test_bad_budgets_and_finished_games_are_refused() -> None:
         think(won, iterations=1)
 
 
-def _golden_game(name: str) -> Game:
-    """A game of ``tests/golden/deep_lookahead.json``, replayed through the engine."""
-    path = Path(__file__).parents[1] / "golden" / "deep_lookahead.json"
-    record = json.loads(path.read_text())[name]
-    game = Game.new(
-        record["game"],
-        suits=record["suits"],
-        rule=record["rule"],
-        number=record["deal"],
-        undo_limit=None,
-    )
-    for text in record["actions"]:
-        game.push(action_from_text(text))
-    return game
-
-
 def _turns_a_card(game: Game, line: tuple[Action, ...]) -> bool:
     played = game.copy(history=False)
     for action in line:
@@ -238,7 +221,7 @@ def test_the_root_looks_deeper_than_the_quick_hint() -> None:
     # 4-suit Classic tuning deal 10,343: no line of the quick hint turns a card; the root's
     # deeper lookahead finds one (after a run removed), and its first segment is the answer
     # (one play-out cannot overrule it).
-    game = _golden_game("think")
+    game = golden_game("deep_lookahead.json", "think")
     view = VisibleView.from_game(game)
     quick = hint_report(game, endgame=False)
     assert quick.options and not any(_turns_a_card(game, o.line) for o in quick.options)
@@ -255,7 +238,7 @@ def test_the_root_looks_deeper_than_the_quick_hint() -> None:
 def test_a_time_budget_or_a_stop_cuts_the_root_lookahead_short() -> None:
     # Ten million positions would take many minutes; the clock or a stop request ends the
     # lookahead with the lines it has, and the answer is still a legal move.
-    game = _golden_game("think")
+    game = golden_game("deep_lookahead.json", "think")
     timed = think(game, time_limit=0.2, seed=0, lookahead=MAX_LOOKAHEAD_NODES)
     assert timed.reason == "time-limit" and timed.action in game.legal_moves()
     assert timed.elapsed < 30
