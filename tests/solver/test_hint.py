@@ -17,6 +17,8 @@ from spider.solver.hint import (
     _TURN,
     DEFAULT_HINT_NODES,
     FOUR_SUIT_CLASSIC_HINT_NODES,
+    FOUR_SUIT_FLEXIBLE_HINT_NODES,
+    ONE_SUIT_HINT_NODES,
     REASONS,
     _no_helpful_move,
     _Reveal,
@@ -527,3 +529,23 @@ def test_four_suit_classic_looks_deep_enough_for_a_long_card_turning_line() -> N
     advice = hint_report(game)
     assert advice.options and turns(advice.options[0].line)
     assert len(advice.options[0].line) > 10
+
+
+@pytest.mark.parametrize(
+    ("variant", "budget"),
+    [
+        (("spider", 1, "classic"), ONE_SUIT_HINT_NODES),
+        (("spiderette", 1, "classic"), ONE_SUIT_HINT_NODES),
+        (("spider", 2, "classic"), DEFAULT_HINT_NODES),
+        (("spider", 2, "flexible"), DEFAULT_HINT_NODES),
+        (("spiderette", 2, "classic"), DEFAULT_HINT_NODES),
+        (("spider", 4, "classic"), FOUR_SUIT_CLASSIC_HINT_NODES),
+        (("spiderette", 4, "classic"), FOUR_SUIT_CLASSIC_HINT_NODES),
+        (("spider", 4, "flexible"), FOUR_SUIT_FLEXIBLE_HINT_NODES),
+    ],
+)
+def test_each_variant_has_its_lookahead_budget(variant: tuple[str, int, str], budget: int) -> None:
+    # Deeper where it was measured to play better (4 suits), shallower where 1 suit branches
+    # widely; docs/solver.md has the figures behind each.
+    view = VisibleView.from_game(random_game(variant, 10_000, 20))
+    assert default_node_budget(view) == budget

@@ -59,6 +59,7 @@ from .view import (
 __all__ = [
     "DEFAULT_HINT_NODES",
     "FOUR_SUIT_CLASSIC_HINT_NODES",
+    "FOUR_SUIT_FLEXIBLE_HINT_NODES",
     "ONE_SUIT_HINT_NODES",
     "REASONS",
     "Evaluation",
@@ -88,13 +89,22 @@ removed a game against 0.49, and its 95th-percentile hint stayed under 100 ms
 (``docs/solver.md``)."""
 
 
+FOUR_SUIT_FLEXIBLE_HINT_NODES: Final = 3000
+"""The default budget in 4-suit games under the flexible rule: on tuning deals 10,000-10,199 it
+won 98 games against 90 at :data:`DEFAULT_HINT_NODES` (4.06 runs a game against 3.73), with a
+95th-percentile hint of 66 ms (``docs/solver.md``)."""
+
+
 def default_node_budget(view: VisibleView) -> int:
     """The lookahead's budget for ``view``'s variant when none is given: 300 positions in 1-suit
-    games, 4,000 in 4-suit games under the classic rule, 1,000 otherwise."""
+    games, 4,000 in 4-suit games under the classic rule, 3,000 under the flexible rule, 1,000
+    otherwise (2 suits)."""
     if view.suits == 1:
         return ONE_SUIT_HINT_NODES
     if _four_suit_classic(view):
         return FOUR_SUIT_CLASSIC_HINT_NODES
+    if view.suits == 4:
+        return FOUR_SUIT_FLEXIBLE_HINT_NODES
     return DEFAULT_HINT_NODES
 
 
