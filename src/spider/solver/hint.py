@@ -88,7 +88,6 @@ positions have few moves, so a deeper look costs little: on tuning deals 10,000-
 removed a game against 0.49, and its 95th-percentile hint stayed under 100 ms
 (``docs/solver.md``)."""
 
-
 FOUR_SUIT_FLEXIBLE_HINT_NODES: Final = 3000
 """The default budget in 4-suit games under the flexible rule: on tuning deals 10,000-10,199 it
 won 98 games against 90 at :data:`DEFAULT_HINT_NODES` (4.06 runs a game against 3.73), with a
@@ -870,13 +869,13 @@ def hint_report(
     """Rank every helpful move of the visible position, best first.
 
     ``node_budget`` bounds the lookahead; by default :func:`default_node_budget` of the
-    variant.  A move that leads back to a position in
-    ``visited`` is never offered; by default that is :func:`visited_positions` of a game (none
-    for a bare view).  With ``endgame=False`` the full solver is never asked (see
-    :mod:`.endgame`): the options are the lookahead's, as a search that weighs lines itself
-    ("Think harder") wants them.  ``stop``, asked now and then during the lookahead, ends it
-    early when it returns True: the report then rests on the positions seen so far (a caller
-    with a clock uses it; without one the report depends on nothing but the position).
+    variant.  A move that leads back to a position in ``visited`` is never offered; by default
+    that is :func:`visited_positions` of a game (none for a bare view).  With
+    ``endgame=False`` the full solver is never asked (see :mod:`.endgame`): the options are the
+    lookahead's, as a search that weighs lines itself ("Think harder") wants them.  ``stop``,
+    asked now and then during the lookahead, ends it early when it returns True: the report
+    then rests on the positions seen so far (a caller with a clock uses it; without one the
+    report depends on nothing but the position).
 
     Deterministic: the same visible position (and visited positions) always gives the same
     report, whatever the hidden cards are (they are not even available here).

@@ -119,11 +119,11 @@ EXPLORATION: Final = 0.4
 """The UCT exploration constant (values are 0..1)."""
 
 LOOKAHEAD_NODES: Final = 16_000
-"""The root's lookahead budget (positions): the quick hint's search, 4 times deeper at 4-suit
-Classic and 16 to 53 times elsewhere.  Its best line is the answer unless the play-outs
-overrule it (:func:`hint_lead`).  On 69 tuning deals of 4-suit Classic (10,000-10,068) a hint
-player with this budget removed 0.86 runs a game against 0.61 with the quick hint's 4,000 (6
-wins against 4; ``docs/solver.md``)."""
+"""The root's lookahead budget (positions): the quick hint's search, 4 to 53 times deeper than
+the quick hint looks in each variant (4 times at 4-suit Classic).  Its best line is the answer
+unless the play-outs overrule it (:func:`hint_lead`).  On 69 tuning deals of 4-suit Classic
+(10,000-10,068) a hint player with this budget removed 0.86 runs a game against 0.61 with the
+quick hint's 4,000 (6 wins against 4; ``docs/solver.md``)."""
 
 MAX_LOOKAHEAD_NODES: Final = 10_000_000
 """The largest root lookahead accepted."""
