@@ -509,7 +509,9 @@ def think(
     if budget is not None:
         width = max(2, min(MAX_ACTIONS, budget // ITERATIONS_PER_LINE))
     search = _Search(view, World.from_view(view, visited), seed, width)
-    lookahead_stop = _lookahead_stop(stop, None if seconds is None else started + seconds)
+    deadline = None if seconds is None else started + seconds
+    cutoff = None if seconds is None else started + LOOKAHEAD_SHARE * seconds
+    lookahead_stop = _lookahead_stop(stop, cutoff)
     try:
         search.root.set_lines(lines_of(view, visited, search.width, lookahead, lookahead_stop))
     except KeyboardInterrupt:
@@ -518,7 +520,6 @@ def think(
     if len(lines) <= 1:
         reason: ThinkReason = "only-action" if lines else "nothing-helps"
         return _report(_stats(search.root), 0, reason, time.monotonic() - started)
-    deadline = None if seconds is None else started + seconds
     grow = _Growth(budget, deadline, stop, progress, progress_every, started)
     if jobs == 1 or not PROCESSES:
         done, reason = grow.run(search)
@@ -540,14 +541,12 @@ def think(
 
 
 def _lookahead_stop(
-    stop: threading.Event | Callable[[], bool] | None, deadline: float | None
+    stop: threading.Event | Callable[[], bool] | None, cutoff: float | None
 ) -> Callable[[], bool] | None:
-    """What ends the root lookahead early: a stop request, or :data:`LOOKAHEAD_SHARE` of the
-    time budget spent (``deadline`` is the end of the whole budget)."""
-    if deadline is None and stop is None:
+    """What ends the root lookahead early: a stop request, or the clock (``time.monotonic``)
+    reaching ``cutoff``, the end of its :data:`LOOKAHEAD_SHARE` of a time budget."""
+    if cutoff is None and stop is None:
         return None
-    started = time.monotonic()
-    cutoff = None if deadline is None else started + LOOKAHEAD_SHARE * (deadline - started)
 
     def should_end() -> bool:
         if cutoff is not None and time.monotonic() >= cutoff:
