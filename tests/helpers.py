@@ -10,7 +10,7 @@ from typing import Any
 
 from spider import Game, Options
 from spider.cards import parse_card_int
-from spider.moves import action_from_text
+from spider.moves import Action, action_from_text
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -120,3 +120,11 @@ def golden_game(name: str, key: str | None = None) -> Game:
     for text in record["actions"]:
         game.push(action_from_text(text))
     return game
+
+
+def turns_a_card(game: Game, line: tuple[Action, ...]) -> bool:
+    """True when playing ``line`` on a copy of ``game`` leaves fewer cards face down."""
+    played = game.copy(history=False)
+    for action in line:
+        played.push(action)
+    return sum(played.face_down) < sum(game.face_down)

@@ -34,6 +34,7 @@ from tests.helpers import (
     position,
     random_game,
     reshuffle_hidden,
+    turns_a_card,
 )
 
 _FILL_COLUMNS = ["KS 5H", "KH", "KS", "KH", "KS", "KH", "KS", "KH", "KS", ""]
@@ -517,17 +518,10 @@ def test_four_suit_classic_looks_deep_enough_for_a_long_card_turning_line() -> N
     assert (game.number, game.suits, game.rule) == (10_304, 4, "classic")
     view = VisibleView.from_game(game)
     assert default_node_budget(view) == FOUR_SUIT_CLASSIC_HINT_NODES > DEFAULT_HINT_NODES
-
-    def turns(line: tuple[Move, ...]) -> bool:
-        played = game.copy(history=False)
-        for move in line:
-            played.move(*move)
-        return sum(played.face_down) < sum(game.face_down)
-
     shallow = hint_report(game, DEFAULT_HINT_NODES)
-    assert not any(turns(option.line) for option in shallow.options)
+    assert not any(turns_a_card(game, option.line) for option in shallow.options)
     advice = hint_report(game)
-    assert advice.options and turns(advice.options[0].line)
+    assert advice.options and turns_a_card(game, advice.options[0].line)
     assert len(advice.options[0].line) > 10
 
 

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from spider import Game, Move
 from spider.cli import main
 from spider.env import SpiderEnv
-from spider.moves import Action
 from spider.options import Options
 from spider.protocol import Session
 from spider.solver.hint import DEFAULT_HINT_NODES, hint_report
@@ -30,7 +29,7 @@ from spider.solver.think import (
 from spider.solver.think_pool import tree_seed
 from spider.solver.think_world import World
 from spider.solver.view import VisibleView, truncate_line, visible_moves
-from tests.helpers import golden_game, position, random_game, reshuffle_hidden
+from tests.helpers import golden_game, position, random_game, reshuffle_hidden, turns_a_card
 
 _CHEAP_VARIANTS = [
     ("spiderette", 1, "classic"),
@@ -210,13 +209,6 @@ def test_bad_budgets_and_finished_games_are_refused() -> None:
         think(won, iterations=1)
 
 
-def _turns_a_card(game: Game, line: tuple[Action, ...]) -> bool:
-    played = game.copy(history=False)
-    for action in line:
-        played.push(action)
-    return sum(played.face_down) < sum(game.face_down)
-
-
 def test_the_root_looks_deeper_than_the_quick_hint() -> None:
     # 4-suit Classic tuning deal 10,343: no line of the quick hint turns a card; the root's
     # deeper lookahead finds one (after a run removed), and its first segment is the answer
@@ -224,9 +216,9 @@ def test_the_root_looks_deeper_than_the_quick_hint() -> None:
     game = golden_game("deep_lookahead.json", "think")
     view = VisibleView.from_game(game)
     quick = hint_report(game, endgame=False)
-    assert quick.options and not any(_turns_a_card(game, o.line) for o in quick.options)
+    assert quick.options and not any(turns_a_card(game, o.line) for o in quick.options)
     deep = hint_report(game, LOOKAHEAD_NODES, endgame=False).options[0].line
-    assert _turns_a_card(game, deep)
+    assert turns_a_card(game, deep)
     report = think(game, iterations=1, seed=0)
     assert report.line == truncate_line(view, deep)
     shallow = think(game, iterations=1, seed=0, lookahead=DEFAULT_HINT_NODES)
