@@ -542,15 +542,19 @@ class _Search:
         reveal = self.reveal
         flexible = self.flexible
         infos = _node_infos(columns, flexible, inherited)
+        back = None if inherited is None else inherited[2]
+        seen = self.seen
         for move in _useful_moves(columns, down, flexible, infos):
+            if move == back:
+                continue  # it leads back to the parent, which is seen
             applied = apply_visible(columns, down, move)
-            new_columns, new_down, flipped, _ = applied
-            key = (new_columns, new_down)
-            if key in self.seen:
-                continue
-            self.seen.add(key)
+            new_columns, new_down, flipped, run_suit = applied
+            size = len(seen)
+            seen.add((new_columns, new_down))
+            if len(seen) == size:
+                continue  # seen before (one hash instead of a lookup and an add)
             self.nodes += 1
-            if applied.run_suit >= 0 and self._blocks_deals(columns, down):
+            if run_suit >= 0 and self._blocks_deals(columns, down):
                 continue
             child = value + _delta(
                 columns, down, move, applied, self.empty, self.turn, self.column_score
@@ -576,19 +580,17 @@ class _Search:
                     depth,
                     root_move,
                     turned,
-                    (infos, move),
+                    (infos, move, None if run_suit >= 0 else (move.dst, move.src, move.count)),
                 ),
             )
 
 
-def _node_infos(
-    columns: Columns, flexible: bool, inherited: tuple[list[_Info], Move] | None
-) -> list[_Info]:
+def _node_infos(columns: Columns, flexible: bool, inherited: _Inherited | None) -> list[_Info]:
     """The :func:`_column_info` of every column of a node: its parent's, but for the two
     columns its move changed (every column for the root)."""
     if inherited is None:
         return [_column_info(column, flexible) for column in columns]
-    parent_infos, move = inherited
+    parent_infos, move, _ = inherited
     infos = list(parent_infos)
     infos[move.src] = _column_info(columns[move.src], flexible)
     infos[move.dst] = _column_info(columns[move.dst], flexible)
@@ -596,12 +598,15 @@ def _node_infos(
 
 
 _Best = tuple[float, tuple[Move, ...]]
+_Inherited = tuple["list[_Info]", Move, "tuple[int, int, int] | None"]
+"""What a node takes from its parent: the parent's column infos, the move from there and that
+move's reverse, which leads straight back (None when the move removed a run: then its reverse
+moves other cards)."""
 # A search node: (-net value, id, columns, down, value, depth, id of its first move's node,
-# whether a card was turned on the way, its parent's column infos and the move from there, or
-# None at the root); ``value`` leaves out the worth of unknown cards.
-_Node = tuple[
-    float, int, Columns, tuple[int, ...], float, int, int, bool, "tuple[list[_Info], Move] | None"
-]
+# whether a card was turned on the way, what it inherits, or None at the root); ``value``
+# leaves out the worth of unknown cards.  A move that turned a card has no reverse to skip:
+# nothing can be put on the unknown card.
+_Node = tuple[float, int, Columns, tuple[int, ...], float, int, int, bool, "_Inherited | None"]
 
 
 def _line(parents: list[tuple[int, Move]], node: int) -> tuple[Move, ...]:
