@@ -101,7 +101,9 @@ def test_builds_a_suited_run_and_names_the_suit() -> None:
 
 
 def test_turns_a_card_first() -> None:
-    game = _spider(2, ["5s 9S", "10H", "9H", "10H", "KS", "KS", "KS", "KS", "KS", "KS"])
+    # Turning a card outranks emptying a column (1 suit; at 2 suits the learned weights put an
+    # empty column first, see test_two_suits_weigh_by_the_learned_evaluation).
+    game = _spider(1, ["5s 9S", "10S", "9S", "10S", "KS", "KS", "KS", "KS", "KS", "KS"])
     best = hint(game)
     assert best.move is not None and best.move.src == 0
     assert best.reason == "turns-card"
@@ -299,16 +301,29 @@ def test_moves_an_off_suit_card_aside_to_free_a_loose_group() -> None:
     assert best.reason == "prepares-turn"
 
 
+def test_two_suits_weigh_by_the_learned_evaluation() -> None:
+    # The same layout, one suit or two: a 9 can empty its column, or go onto a 10 and turn a
+    # card.  The 1-suit weights turn the card first; the 2-suit weights, learned from games,
+    # value the empty column more (and still offer the turn as the next hint).
+    layout = ["5s 9S", "10H", "9H", "10H", "KS", "KS", "KS", "KS", "KS", "KS"]
+    one = hint_report(_spider(1, [column.replace("H", "S") for column in layout]))
+    two = hint_report(_spider(2, layout))
+    assert one.options[0].reason == "turns-card" and one.options[0].move.src == 0
+    assert two.options[0].reason == "empties-column" and two.options[0].move.src == 2
+    assert "turns-card" in [option.reason for option in two.options[1:]]
+
+
 def test_four_suit_classic_keeps_an_empty_column() -> None:
-    # Moving 9S into the empty column turns a card; with 2 suits that is worth it (the column
+    # Moving 9S into the empty column turns a card; with 1 suit that is worth it (the column
     # has to be filled before the deal anyway), with 4 suits under the classic rule the empty
     # column is worth more than one card, deal or no deal.
     columns = ["5s 9S", "5s 8H", "9C", "KS", "KS", "KS", "KS", "KS", "KS", ""]
+    one_suit = [column.replace("H", "S").replace("C", "S") for column in columns]
     fill = Move(0, 9, 1)
     for stock in ("", "as " * 10):
-        two = hint_report(position("spider", 2, columns, stock=stock))
+        one = hint_report(position("spider", 1, one_suit, stock=stock))
         four = hint_report(position("spider", 4, columns, stock=stock))
-        assert fill in [option.line[-1] for option in two.options]
+        assert fill in [option.line[-1] for option in one.options]
         assert fill not in [move for option in four.options for move in option.line]
         assert four.options[0].reason == "turns-card"
 

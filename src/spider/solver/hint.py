@@ -6,12 +6,14 @@ cannot read a face-down card or the stock order.  It looks ahead over sequences 
 moves); a move that turns a card ends in an unknown card (:data:`~spider.solver.view.UNKNOWN`)
 that nothing can be put on, exactly as the player knows it.  Each reachable position is scored
 by a heuristic over visible facts: runs completed, cards turned, empty columns, one-suit and
-any-suit links, and disorder left on top of face-down cards.  In 4-suit classic games a turned
-card is not worth a flat bonus but what it can be expected to do, over the cards the player has
-not seen (:class:`_Reveal`).  A move is offered when the best line starting with it ends better
-than the current position; the offers are ranked, so asking again gives the next-best one.  A
-deal is never suggested: when no move helps, the hint says so and, as a fact, how many deals
-are left or that none is possible; a move into an empty column is described as a fill.
+any-suit links, and disorder left on top of face-down cards, with weights of the variant (in
+2-suit Spider learned from games, ``benchmarks/learn_evaluation.py``).  In 4-suit classic games
+a turned card is not worth a flat bonus but what it can be expected to do, over the cards the
+player has not seen (:class:`_Reveal`).  A move is offered when the best line starting with it
+ends better than the current position; the offers are ranked, so asking again gives the
+next-best one.  A deal is never suggested: when no move helps, the hint says so and, as a fact,
+how many deals are left or that none is possible; a move into an empty column is described as a
+fill.
 
 Once the stock is empty and at most eight cards are face down, the full solver takes over
 (:mod:`.endgame`): with every card in sight it decides the position and the hint offers its
@@ -136,6 +138,16 @@ _SUITED_FOUR_SUITS: Final = 20
 _LINKED_FOUR_SUITS: Final = 3
 _BREAK_FOUR_SUITS: Final = 5
 _COVER_FOUR_SUITS: Final = 2
+# 2-suit Spider: weights learned from games (a logistic regression of the outcome on these
+# facts, over the positions of 400 games the hint played on deals 20,000-20,399; see
+# docs/solver.md, "A learned evaluation at 2 suits"), scaled so that a turned card is _TURN.
+_RUN_TWO_SUITS: Final = 352
+_EMPTY_TWO_SUITS: Final = 304
+_SUITED_TWO_SUITS: Final = 1.9
+_LINKED_TWO_SUITS: Final = -84.8  # an off-suit link is worth little more than a break
+_BREAK_TWO_SUITS: Final = 121.5
+_COVER_TWO_SUITS: Final = 5.9
+_COVERED_BREAK_TWO_SUITS: Final = -95.2  # a break over face-down cards costs less, not more
 _STEP: Final = 1.0  # cost of each move of a line, so shorter lines win ties
 _HELPS: Final = 0.5  # a line must gain more than this to be offered
 
@@ -253,8 +265,10 @@ class Hint:
 
 # --------------------------------------------------------------------------- evaluation
 
-ColumnWeights = tuple[float, float, float, float]
-"""(one-suit link, any-suit link, break, cover): what a column's face-up cards are worth."""
+ColumnWeights = tuple[float, float, float, float, float]
+"""(one-suit link, any-suit link, break, cover, covered break): what a column's face-up cards
+are worth; the last two count only in columns over face-down cards (per face-up card, and per
+break on top of the first break weight)."""
 
 
 class _ColumnScores:
@@ -264,12 +278,13 @@ class _ColumnScores:
     _LIMIT: Final = 200_000
 
     def __init__(self, weights: ColumnWeights) -> None:
-        self.suited, self.linked, self.breaks, self.cover = weights
+        self.suited, self.linked, self.breaks, self.cover, self.covered_breaks = weights
         self.cache: dict[tuple[tuple[int, ...], int], float] = {}
 
     def score(self, column: tuple[int, ...], down: int) -> float:
-        """One-suit and any-suit links, less breaks (twice over face-down cards) and the cards
-        piled on face-down ones.  An empty column scores 0: its worth depends on the variant."""
+        """One-suit and any-suit links, less breaks (with a weight of their own over face-down
+        cards) and the cards piled on face-down ones.  An empty column scores 0: its worth
+        depends on the variant."""
         key = (column, down)
         cached = self.cache.get(key)
         if cached is not None:
@@ -293,7 +308,7 @@ class _ColumnScores:
                 breaks += 1
         score = self.suited * suited + self.linked * linked - self.breaks * breaks
         if down:
-            score -= self.cover * len(column) + self.breaks * breaks
+            score -= self.cover * len(column) + self.covered_breaks * breaks
         return score
 
 
@@ -303,10 +318,25 @@ _column_scores_by_weights: dict[ColumnWeights, _ColumnScores] = {}
 def _column_scores(view: VisibleView) -> _ColumnScores:
     """The column scores of ``view``'s variant (the weights are read when asked, so a tuning
     run can change them)."""
+    weights: ColumnWeights
     if _four_suit_classic(view):
-        weights = (_SUITED_FOUR_SUITS, _LINKED_FOUR_SUITS, _BREAK_FOUR_SUITS, _COVER_FOUR_SUITS)
+        weights = (
+            _SUITED_FOUR_SUITS,
+            _LINKED_FOUR_SUITS,
+            _BREAK_FOUR_SUITS,
+            _COVER_FOUR_SUITS,
+            _BREAK_FOUR_SUITS,
+        )
+    elif _two_suit_spider(view):
+        weights = (
+            _SUITED_TWO_SUITS,
+            _LINKED_TWO_SUITS,
+            _BREAK_TWO_SUITS,
+            _COVER_TWO_SUITS,
+            _COVERED_BREAK_TWO_SUITS,
+        )
     else:
-        weights = (_SUITED, _LINKED, _BREAK, _COVER)
+        weights = (_SUITED, _LINKED, _BREAK, _COVER, _BREAK)
     scores = _column_scores_by_weights.get(weights)
     if scores is None:
         scores = _column_scores_by_weights[weights] = _ColumnScores(weights)
@@ -320,9 +350,25 @@ def _four_suit_classic(view: VisibleView) -> bool:
     return view.suits == 4 and not view.flexible
 
 
-def _empty_value(view: VisibleView) -> int:
-    """What an empty column is worth: more under the classic rule with 4 suits."""
-    return _EMPTY_FOUR_SUITS if _four_suit_classic(view) else _EMPTY
+def _two_suit_spider(view: VisibleView) -> bool:
+    """True in 2-suit Spider (ten columns, two decks), whose evaluation was learned from games
+    (``_*_TWO_SUITS``).  Not in 2-suit Spiderette: there the same weights lost games (54 wins
+    of tuning deals 10,000-10,199 against 72, ``docs/solver.md``)."""
+    return view.suits == 2 and view.game == "spider"
+
+
+def _empty_value(view: VisibleView) -> float:
+    """What an empty column is worth: more under the classic rule with 4 suits, and in 2-suit
+    Spider."""
+    if _four_suit_classic(view):
+        return _EMPTY_FOUR_SUITS
+    return _EMPTY_TWO_SUITS if _two_suit_spider(view) else _EMPTY
+
+
+def _run_value(view: VisibleView) -> float:
+    """What a run removed is worth: less in 2-suit Spider, where the learned weights also count
+    what the run takes off the table (links, cards over face-down ones)."""
+    return _RUN_TWO_SUITS if _two_suit_spider(view) else _RUN
 
 
 class _Reveal:
@@ -428,6 +474,7 @@ class Evaluation:
     """
 
     def __init__(self, view: VisibleView) -> None:
+        self.run = _run_value(view)
         self.empty = _empty_value(view)
         self.column_scores = _column_scores(view)
 
@@ -436,7 +483,7 @@ class Evaluation:
         down_now = sum(down)
         cards = sum(map(len, columns)) + down_now
         runs = (total0 - cards) // RUN_LENGTH
-        score = float(_RUN * runs + _TURN * (down0 - down_now) + self.empty * columns.count(()))
+        score = float(self.run * runs + _TURN * (down0 - down_now) + self.empty * columns.count(()))
         column_score = self.column_scores.score
         for column, count in zip(columns, down, strict=True):
             score += column_score(column, count)
@@ -455,11 +502,11 @@ class _Search:
 
     def __init__(self, view: VisibleView, budget: int) -> None:
         self.flexible = view.flexible
-        self.evaluation = Evaluation(view)
-        self.empty = self.evaluation.empty
-        self.column_score = self.evaluation.column_scores.score
+        self.evaluation = evaluation = Evaluation(view)
+        self.column_score = evaluation.column_scores.score
         self.reveal = _Reveal(view) if _four_suit_classic(view) else None
-        self.turn = 0 if self.reveal is not None else _TURN
+        turn = 0 if self.reveal is not None else _TURN
+        self.weights = (evaluation.empty, turn, evaluation.run)
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
         self.refills = view.deal_ever_possible and not _four_suit_classic(view)
@@ -556,9 +603,7 @@ class _Search:
             self.nodes += 1
             if run_suit >= 0 and self._blocks_deals(columns, down):
                 continue
-            child = value + _delta(
-                columns, down, move, applied, self.empty, self.turn, self.column_score
-            )
+            child = value + _delta(columns, down, move, applied, self.weights, self.column_score)
             child_id = len(self.parents)
             self.parents.append((node_id, move))
             root_move = child_id if first < 0 else first
@@ -622,15 +667,16 @@ def _delta(
     down: tuple[int, ...],
     move: Move,
     applied: Applied,
-    empty: float,
-    turn: float,
+    weights: tuple[float, float, float],
     column_score: Callable[[tuple[int, ...], int], float],
 ) -> float:
     """How much the value changes with a move (only its two columns change).
 
-    ``turn`` is the flat value of a turned card (0 where :class:`_Reveal` values it instead);
-    ``column_score`` is the :meth:`_ColumnScores.score` of the variant.
+    ``weights`` are the worth of an empty column, of a turned card (0 where :class:`_Reveal`
+    values it instead) and of a run removed; ``column_score`` is the
+    :meth:`_ColumnScores.score` of the variant.
     """
+    empty, turn, run = weights
     src, dst, _ = move
     new_columns, new_down, flipped, run_suit = applied
     emptied = (
@@ -643,7 +689,7 @@ def _delta(
         - column_score(columns[src], down[src])
         - column_score(columns[dst], down[dst])
         + turn * flipped
-        + (_RUN if run_suit >= 0 else 0)
+        + (run if run_suit >= 0 else 0)
     )
 
 
