@@ -649,8 +649,8 @@ move's reverse, which leads straight back (None when the move removed a run: the
 moves other cards)."""
 # A search node: (-net value, id, columns, down, value, depth, id of its first move's node,
 # whether a card was turned on the way, what it inherits, or None at the root); ``value``
-# leaves out the worth of unknown cards.  A move that turned a card has no reverse to skip:
-# nothing can be put on the unknown card.
+# leaves out the worth of unknown cards.  After a move that turned a card its reverse is never
+# generated (nothing can go onto the unknown card), so skipping it changes nothing there.
 _Node = tuple[float, int, Columns, tuple[int, ...], float, int, int, bool, "_Inherited | None"]
 
 
