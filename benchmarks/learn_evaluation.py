@@ -38,7 +38,6 @@ import math
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from hint_weights import Weights, _hint_module, _parse_weight
 
 from spider import Game
-from spider.solver.hint import hint_report
-from spider.solver.view import UNKNOWN, VisibleView
+from spider.solver.hint import hint_report, link_counts
+from spider.solver.view import VisibleView
 
 TUNING_FROM = 10_000
 MAX_ACTIONS = 1500
@@ -79,16 +78,9 @@ def facts(view: VisibleView) -> list[int]:
     """The visible facts of one position, in the order of :data:`FACTS`."""
     suited = linked = breaks = cover = covered_breaks = 0
     for column, down in zip(view.columns, view.down, strict=True):
-        column_breaks = 0
-        for lower, upper in pairwise(column):
-            if UNKNOWN in (lower, upper):
-                column_breaks += 1
-            elif upper == lower - 1:
-                suited += 1
-            elif (upper & 15) == (lower & 15) - 1:
-                linked += 1
-            else:
-                column_breaks += 1
+        column_suited, column_linked, column_breaks = link_counts(column)
+        suited += column_suited
+        linked += column_linked
         breaks += column_breaks
         if down:
             cover += len(column)

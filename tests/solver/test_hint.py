@@ -24,6 +24,7 @@ from spider.solver.hint import (
     _Reveal,
     default_node_budget,
     fill_move,
+    link_counts,
     visited_positions,
 )
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
@@ -311,6 +312,14 @@ def test_two_suits_weigh_by_the_learned_evaluation() -> None:
     assert one.options[0].reason == "turns-card" and one.options[0].move.src == 0
     assert two.options[0].reason == "empties-column" and two.options[0].move.src == 2
     assert "turns-card" in [option.reason for option in two.options[1:]]
+
+
+def test_link_counts_say_how_neighbouring_cards_lie() -> None:
+    cards = [parse_card_int(text) for text in ("KS", "QS", "JH", "9H", "8H")]
+    # KS-QS one suit, QS-JH any suit, JH-9H a break, 9H-8H one suit.
+    assert link_counts(tuple(cards)) == (2, 1, 1)
+    assert link_counts((cards[0], UNKNOWN)) == (0, 0, 1)
+    assert link_counts(()) == link_counts((cards[0],)) == (0, 0, 0)
 
 
 def test_four_suit_classic_keeps_an_empty_column() -> None:

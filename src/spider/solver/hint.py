@@ -73,6 +73,7 @@ __all__ = [
     "fill_move",
     "hint",
     "hint_report",
+    "link_counts",
     "visited_positions",
 ]
 
@@ -296,20 +297,28 @@ class _ColumnScores:
         return score
 
     def _compute(self, column: tuple[int, ...], down: int) -> float:
-        suited = linked = breaks = 0
-        for lower, upper in pairwise(column):
-            if upper == UNKNOWN or lower == UNKNOWN:
-                breaks += 1
-            elif upper == lower - 1:
-                suited += 1
-            elif (upper & 15) == (lower & 15) - 1:
-                linked += 1
-            else:
-                breaks += 1
+        suited, linked, breaks = link_counts(column)
         score = self.suited * suited + self.linked * linked - self.breaks * breaks
         if down:
             score -= self.cover * len(column) + self.covered_breaks * breaks
         return score
+
+
+def link_counts(column: tuple[int, ...]) -> tuple[int, int, int]:
+    """(one-suit links, any-suit links, breaks) between neighbouring face-up cards of a column
+    (engine ints, bottom to top; :data:`~spider.solver.view.UNKNOWN` breaks): what the
+    evaluation counts of a column, besides its length."""
+    suited = linked = breaks = 0
+    for lower, upper in pairwise(column):
+        if upper == UNKNOWN or lower == UNKNOWN:
+            breaks += 1
+        elif upper == lower - 1:
+            suited += 1
+        elif (upper & 15) == (lower & 15) - 1:
+            linked += 1
+        else:
+            breaks += 1
+    return suited, linked, breaks
 
 
 _column_scores_by_weights: dict[ColumnWeights, _ColumnScores] = {}
