@@ -43,14 +43,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from fairplay import play_out
 from hint_weights import Weights, _hint_module, _parse_weight
 
 from spider import Game
-from spider.solver.hint import hint_report, link_counts
+from spider.solver.hint import HintReport, hint_report, link_counts
 from spider.solver.view import VisibleView
 
 TUNING_FROM = 10_000
-MAX_ACTIONS = 1500
 FACTS = (
     "runs",
     "down",
@@ -99,18 +99,13 @@ def play(task: tuple[Weights, str, int, str, int]) -> dict[str, Any]:
     for name, value in weights.items():
         setattr(module, name, value)
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
-    rows = []
-    for _ in range(MAX_ACTIONS):
-        if game.is_won:
-            break
-        rows.append(facts(VisibleView.from_game(game)))
-        report = hint_report(game)
-        if report.options:
-            game.move(*report.options[0].move)
-        elif game.can_deal():
-            game.deal()
-        else:
-            break
+    rows: list[list[int]] = []
+
+    def recorded_hint(current: Game) -> HintReport:
+        rows.append(facts(VisibleView.from_game(current)))
+        return hint_report(current)
+
+    play_out(game, ask=recorded_hint)
     return {"deal": number, "won": game.is_won, "runs": len(game.completed), "rows": rows}
 
 
