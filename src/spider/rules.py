@@ -14,6 +14,7 @@ cannot be picked up, which is exactly what a player knows of it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Final, Literal
 
 from .moves import Move
@@ -30,6 +31,7 @@ __all__ = [
     "destination_index",
     "group_length",
     "legal_moves",
+    "link_counts",
     "may_deal",
     "scored",
     "settle",
@@ -51,6 +53,24 @@ callers only read the lists, or build new ones from them)."""
 
 DealRefusal = tuple[Literal["stock-empty", "empty-column"], int]
 """Why a deal is refused: the code, and the first empty column (-1 for an empty stock)."""
+
+
+def link_counts(cards: Sequence[int]) -> tuple[int, int, int]:
+    """(one-suit links, any-suit links, breaks) between neighbouring cards of a column's face-up
+    cards, bottom to top: a card one rank below the card under it, of its suit or of any suit,
+    or neither (an :data:`UNKNOWN` card breaks).  What the hint's and the solver's heuristics
+    count of a column."""
+    suited = linked = breaks = 0
+    for lower, upper in pairwise(cards):
+        if upper == UNKNOWN or lower == UNKNOWN:
+            breaks += 1
+        elif upper == lower - 1:
+            suited += 1
+        elif (upper & 15) == (lower & 15) - 1:
+            linked += 1
+        else:
+            breaks += 1
+    return suited, linked, breaks
 
 
 def group_length(cards: Sequence[int], first_up: int, flexible: bool) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from ..position import Position
-from ..rules import RUN_LENGTH
+from ..rules import RUN_LENGTH, link_counts
 from .positions import State
 
 __all__ = ["PORTFOLIO", "Heuristic", "Weights"]
@@ -67,16 +67,7 @@ class Heuristic:
         if size == 1:
             score = weights.empty
         else:
-            suited = linked = breaks = 0
-            for position in range(down + 2, size):
-                lower = column[position - 1]
-                upper = column[position]
-                if upper == lower - 1:
-                    suited += 1
-                elif (upper & 15) == (lower & 15) - 1:
-                    linked += 1
-                else:
-                    breaks += 1
+            suited, linked, breaks = link_counts(column[down + 1 :])
             score = (
                 weights.suited * suited
                 + weights.linked * linked

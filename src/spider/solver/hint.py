@@ -38,14 +38,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any, Final
 
 from ..cards import SUIT_NAMES, SUITS
 from ..game import Game
 from ..moves import Move
 from ..options import Options
-from ..rules import EMPTY, RUN_LENGTH, deal_blocked_forever, destination_index
+from ..rules import EMPTY, RUN_LENGTH, deal_blocked_forever, destination_index, link_counts
 from .endgame import EndgameLine, endgame_line
 from .nomoves import find_useful_line
 from .view import (
@@ -302,23 +301,6 @@ class _ColumnScores:
         if down:
             score -= self.cover * len(column) + self.covered_breaks * breaks
         return score
-
-
-def link_counts(column: tuple[int, ...]) -> tuple[int, int, int]:
-    """(one-suit links, any-suit links, breaks) between neighbouring face-up cards of a column
-    (engine ints, bottom to top; :data:`~spider.solver.view.UNKNOWN` breaks): what the
-    evaluation counts of a column, besides its length."""
-    suited = linked = breaks = 0
-    for lower, upper in pairwise(column):
-        if upper == UNKNOWN or lower == UNKNOWN:
-            breaks += 1
-        elif upper == lower - 1:
-            suited += 1
-        elif (upper & 15) == (lower & 15) - 1:
-            linked += 1
-        else:
-            breaks += 1
-    return suited, linked, breaks
 
 
 _column_scores_by_weights: dict[ColumnWeights, _ColumnScores] = {}
