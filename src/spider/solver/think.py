@@ -121,9 +121,10 @@ EXPLORATION: Final = 0.4
 LOOKAHEAD_NODES: Final = 16_000
 """The root's lookahead budget (positions): the quick hint's search, 4 to 53 times deeper than
 the quick hint looks in each variant (4 times at 4-suit Classic).  Its best line is the answer
-unless the play-outs overrule it (:func:`hint_lead`).  On 69 tuning deals of 4-suit Classic
-(10,000-10,068) a hint player with this budget removed 0.86 runs a game against 0.61 with the
-quick hint's 4,000 (6 wins against 4; ``docs/solver.md``)."""
+unless the play-outs overrule it (:func:`hint_lead`).  It was chosen on the first 69 tuning
+deals of 4-suit Classic (10,000-10,068: 6 wins against 4 at the quick hint's 4,000); all 200
+(10,000-10,199) later gave 8 against 12, so it is no stronger there, only slower
+(``docs/solver.md``, "A deeper lookahead at 4-suit Classic")."""
 
 MAX_LOOKAHEAD_NODES: Final = 10_000_000
 """The largest root lookahead accepted."""
