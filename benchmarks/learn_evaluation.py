@@ -91,10 +91,11 @@ def facts(view: VisibleView) -> list[int]:
             deals_left]  # fmt: skip
 
 
-def play(task: tuple[Weights, str, int, str, int]) -> dict[str, Any]:
-    """Play one deal by the quick hint (with ``weights`` set); its outcome and the facts of every
-    position it was asked about."""
-    weights, game_name, suits, rule, number = task
+def play(task: tuple[Weights, bool, str, int, str, int]) -> dict[str, Any]:
+    """Play one deal by the quick hint (with ``weights`` set, and its lines weighed over the
+    cards they turn unless ``lookahead_only``); its outcome and the facts of every position it
+    was asked about."""
+    weights, lookahead_only, game_name, suits, rule, number = task
     module = _hint_module()
     for name, value in weights.items():
         setattr(module, name, value)
@@ -103,7 +104,7 @@ def play(task: tuple[Weights, str, int, str, int]) -> dict[str, Any]:
 
     def recorded_hint(current: Game) -> HintReport:
         rows.append(facts(VisibleView.from_game(current)))
-        return hint_report(current)
+        return hint_report(current, weigh_cards=not lookahead_only)
 
     play_out(game, ask=recorded_hint)
     return {"deal": number, "won": game.is_won, "runs": len(game.completed), "rows": rows}
@@ -165,6 +166,12 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="play with this hint constant changed (to learn from another policy's games)",
     )
+    parser.add_argument(
+        "--lookahead-only",
+        action="store_true",
+        help="play the lookahead's best move, not weighed over the cards it turns (the hint "
+        "the shipped 2-suit weights were learned from)",
+    )
     parser.add_argument("--game", choices=("spider", "spiderette"), default="spider")
     parser.add_argument("--suits", type=int, choices=(1, 2, 4), default=2)
     parser.add_argument("--rule", choices=("classic", "flexible"), default="classic")
@@ -181,7 +188,7 @@ def main() -> None:
     if args.out.exists():
         done = {json.loads(line)["deal"] for line in args.out.read_text().splitlines() if line}
     tasks = [
-        (dict(args.weights), args.game, args.suits, args.rule, number)
+        (dict(args.weights), args.lookahead_only, args.game, args.suits, args.rule, number)
         for number in range(args.first, args.first + args.deals)
         if number not in done
     ]

@@ -15,6 +15,7 @@ from spider.solver import hint, hint_report, no_more_moves
 from spider.solver.endgame import SAMPLED_HIDDEN, SAMPLES
 from spider.solver.hint import (
     _TURN,
+    CHANCE_LINES,
     DEFAULT_HINT_NODES,
     FOUR_SUIT_CLASSIC_HINT_NODES,
     FOUR_SUIT_FLEXIBLE_HINT_NODES,
@@ -225,14 +226,16 @@ def test_following_the_hint_never_goes_round_in_circles() -> None:
 def test_a_move_back_to_a_visited_position_is_never_offered() -> None:
     game = _spider(2, ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"])
     view = VisibleView.from_game(game)
-    report = hint_report(view)
+    report = hint_report(view, weigh_cards=False)  # the lookahead's order, kept when one goes
     first = report.options[0].move
     applied = apply_visible(view.columns, view.down, first)
-    again = hint_report(view, visited=frozenset({(applied.columns, applied.down)}))
+    visited = frozenset({(applied.columns, applied.down)})
+    again = hint_report(view, visited=visited, weigh_cards=False)
     assert first not in [option.move for option in again.options]
     assert [option.move for option in again.options] == [
         option.move for option in report.options[1:]
     ]
+    assert first not in [option.move for option in hint_report(view, visited=visited).options]
 
 
 def test_visited_positions_are_those_since_the_last_deal_or_turned_card() -> None:
@@ -312,6 +315,40 @@ def test_two_suits_weigh_by_the_learned_evaluation() -> None:
     assert one.options[0].reason == "turns-card" and one.options[0].move.src == 0
     assert two.options[0].reason == "empties-column" and two.options[0].move.src == 2
     assert "turns-card" in [option.reason for option in two.options[1:]]
+
+
+def test_two_suits_weigh_the_card_each_line_turns() -> None:
+    # An empty column and two ways to turn a card: 9S 8S into the empty column (after which
+    # 7H 6H 5H onto the 8S turns a second card), or 7H 6H 5H onto the 8S at once, keeping the
+    # column empty.  The lookahead, which cannot see past a turned card, ranks the two turns
+    # first; weighed over every card the first turn could show, and what each card then
+    # allows, keeping the empty column comes out ahead.  Found in tuning deal 10,400.
+    columns = [
+        "as as as as KH QS JS", "as as as 2S", "as as as as as 6S 5S 4S",
+        "as as as as as 7H 6H 5H", "", "as as as QS JS", "as as as as KH QH", "as as as 9H",
+        "as as as as 9S 8S", "as as as as 5S 4S",
+    ]  # fmt: skip
+    game = position("spider", 2, columns, stock="as " * 50)
+    weighed, lookahead = hint_report(game), hint_report(game, weigh_cards=False)
+    assert lookahead.options[0].move == Move(8, 4, 2)
+    assert weighed.options[0].move == Move(3, 8, 3) and weighed.options[0].reason == "turns-card"
+    # The same options and gains, in another order.
+    assert sorted(weighed.options, key=lambda o: o.move) == sorted(
+        lookahead.options, key=lambda o: o.move
+    )
+
+
+@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 120))
+def test_only_two_suit_classic_spider_weighs_turned_cards(
+    variant: tuple[str, int, str], number: int, steps: int
+) -> None:
+    game = random_game(variant, number, steps)
+    weighed, lookahead = hint_report(game), hint_report(game, weigh_cards=False)
+    if variant != ("spider", 2, "classic"):
+        assert weighed == lookahead
+    else:
+        assert set(weighed.options) == set(lookahead.options)
+        assert weighed.options[CHANCE_LINES:] == lookahead.options[CHANCE_LINES:]
 
 
 def test_link_counts_say_how_neighbouring_cards_lie() -> None:

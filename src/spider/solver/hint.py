@@ -45,8 +45,10 @@ from ..game import Game
 from ..moves import Move
 from ..options import Options
 from ..rules import EMPTY, RUN_LENGTH, deal_blocked_forever, destination_index, link_counts
+from .chance import expected_values
 from .endgame import EndgameLine, endgame_line
 from .nomoves import find_useful_line
+from .think_world import World
 from .view import (
     UNKNOWN,
     Applied,
@@ -54,10 +56,13 @@ from .view import (
     apply_visible,
     group_length,
     seen_positions,
+    truncate_line,
     visible_moves,
 )
 
 __all__ = [
+    "CHANCE_FOLLOW_NODES",
+    "CHANCE_LINES",
     "DEFAULT_HINT_NODES",
     "FOUR_SUIT_CLASSIC_HINT_NODES",
     "FOUR_SUIT_FLEXIBLE_HINT_NODES",
@@ -73,6 +78,7 @@ __all__ = [
     "hint",
     "hint_report",
     "link_counts",
+    "lookahead_gain",
     "visited_positions",
 ]
 
@@ -117,6 +123,13 @@ _DEEP_SEARCH_NODES: Final = 1000
 
 _ENDGAME_SEARCH_NODES: Final = 5000
 """The same when no deal is possible (an exhaustive search proves "no more moves")."""
+
+CHANCE_LINES: Final = 3
+"""In 2-suit Spider, how many of the lookahead's best lines are weighed over the card each
+turns (:mod:`.chance`); the best of them by that expectation is offered first."""
+
+CHANCE_FOLLOW_NODES: Final = 150
+"""The lookahead budget (positions) from each card a weighed line could turn."""
 
 _STUCK_PROOF_NODES: Final = 150
 """Budget of the proof that a position offering only heuristic gains has no more moves: small,
@@ -906,6 +919,7 @@ def hint_report(
     visited: Visited | None = None,
     *,
     endgame: bool = True,
+    weigh_cards: bool = True,
     stop: Callable[[], bool] | None = None,
 ) -> HintReport:
     """Rank every helpful move of the visible position, best first.
@@ -914,7 +928,11 @@ def hint_report(
     variant.  A move that leads back to a position in ``visited`` is never offered; by default
     that is :func:`visited_positions` of a game (none for a bare view).  With
     ``endgame=False`` the full solver is never asked (see :mod:`.endgame`): the options are the
-    lookahead's, as a search that weighs lines itself ("Think harder") wants them.  ``stop``,
+    lookahead's, as a search that weighs lines itself ("Think harder") wants them.  In 2-suit
+    Spider under the classic rule the lookahead's best :data:`CHANCE_LINES` lines are then
+    weighed over every card the one each turns could be (:mod:`.chance`) and offered best
+    first by that expectation (their ``gain`` stays the lookahead's); ``weigh_cards=False``
+    keeps the lookahead's order, for a search's play-outs that cannot afford it.  ``stop``,
     asked now and then during the lookahead, ends it early when it returns True: the report
     then rests on the positions seen so far (a caller with a clock uses it; without one the
     report depends on nothing but the position).
@@ -930,22 +948,11 @@ def hint_report(
     ending = endgame_line(view) if endgame else None
     if ending is not None:
         return _endgame_report(view, ending)
-    columns, down = view.columns, view.down
     if node_budget is None:
         node_budget = default_node_budget(view)
-    search = _Search(view, node_budget)
-    root_value = search.evaluation.value(columns, down, search.total0, search.down0)
-    results = search.run(columns, down, root_value, stop)
-    # Gains are measured with the empty columns refilled while a deal is still to come.
-    root_refilled = root_value - search.refill_loss(columns, down)
-    gains = [
-        (value - search.refill_loss(*_line_end(view, line)) - root_refilled, move, line)
-        for move, (value, line) in results.items()
-        if not _leads_back(columns, down, move, visited)
-    ]
-    helpful = sorted(
-        (item for item in gains if item[0] > _HELPS), key=lambda item: (-item[0], item[1])
-    )
+    search, helpful = _lookahead(view, node_budget, visited, stop)
+    if weigh_cards and _weighs_next_card(view) and len(helpful) > 1:
+        helpful = _weigh_next_card(view, helpful, visited, search.evaluation, stop)
     options = []
     for gain, _move, line in helpful:
         reason, text = _describe(view, line)
@@ -959,6 +966,111 @@ def hint_report(
             tuple(options), options[0].reason, options[0].text, deal_possible, False, search.nodes
         )
     return _no_helpful_move(view, search.nodes, visited)
+
+
+_Gain = tuple[float, Move, tuple[Move, ...]]
+"""A helpful first move: the gain of its best line, the move and the line."""
+
+
+_Results = dict[Move, "_Best"]
+
+
+def _search_from(
+    view: VisibleView, node_budget: int, stop: Callable[[], bool] | None
+) -> tuple[_Search, _Results, float]:
+    """The lookahead's best line for each first move, the search, and the root's value as
+    gains are measured from it (with its empty columns refilled while a deal is still to
+    come)."""
+    columns, down = view.columns, view.down
+    search = _Search(view, node_budget)
+    root_value = search.evaluation.value(columns, down, search.total0, search.down0)
+    results = search.run(columns, down, root_value, stop)
+    return search, results, root_value - search.refill_loss(columns, down)
+
+
+def _lookahead(
+    view: VisibleView, node_budget: int, visited: Visited, stop: Callable[[], bool] | None
+) -> tuple[_Search, list[_Gain]]:
+    """The lookahead's helpful first moves, best first, each with its best line and gain."""
+    columns, down = view.columns, view.down
+    search, results, root_refilled = _search_from(view, node_budget, stop)
+    gains = [
+        (value - search.refill_loss(*_line_end(view, line)) - root_refilled, move, line)
+        for move, (value, line) in results.items()
+        if not _leads_back(columns, down, move, visited)
+    ]
+    helpful = sorted(
+        (item for item in gains if item[0] > _HELPS), key=lambda item: (-item[0], item[1])
+    )
+    return search, helpful
+
+
+def lookahead_gain(view: VisibleView, node_budget: int, visited: Visited = frozenset()) -> float:
+    """The largest gain the hint's lookahead finds from ``view`` within ``node_budget``
+    positions (0 when no move helps), without leading back to a position in ``visited``: how
+    much better, by the hint's evaluation, the best position in reach is (the gain of the
+    first option :func:`hint_report` would rank, before any weighing of turned cards).
+
+    Cached: a player who follows a line asks about its end again at each of its moves."""
+    key = (view, node_budget, visited)
+    known = _gains_seen.get(key)
+    if known is not None:
+        return known
+    if len(_gains_seen) >= _GAINS_SEEN_LIMIT:
+        _gains_seen.clear()
+    gain = _gains_seen[key] = _best_gain(view, node_budget, visited)
+    return gain
+
+
+_GAINS_SEEN_LIMIT: Final = 20_000
+_gains_seen: dict[tuple[VisibleView, int, Visited], float] = {}
+
+
+def _best_gain(view: VisibleView, node_budget: int, visited: Visited) -> float:
+    columns, down = view.columns, view.down
+    search, results, root_refilled = _search_from(view, node_budget, None)
+    best = _HELPS
+    # Refilling never adds value, so a line whose value before refilling is no better than the
+    # best gain so far cannot beat it: the refills of the others are never worked out.
+    for value, line in sorted(results.values(), key=lambda item: -item[0]):
+        if value - root_refilled <= best:
+            break
+        if not _leads_back(columns, down, line[0], visited):
+            best = max(best, value - search.refill_loss(*_line_end(view, line)) - root_refilled)
+    return best if best > _HELPS else 0.0
+
+
+def _weighs_next_card(view: VisibleView) -> bool:
+    """True where the hint weighs its best lines over the card each turns (2-suit Spider
+    under the classic rule: there it won more games, ``docs/solver.md``)."""
+    return _two_suit_spider(view) and not view.flexible
+
+
+def _weigh_next_card(
+    view: VisibleView,
+    helpful: list[_Gain],
+    visited: Visited,
+    evaluation: Evaluation,
+    stop: Callable[[], bool] | None,
+) -> list[_Gain]:
+    """``helpful`` with its best :data:`CHANCE_LINES` reordered by their expected value over
+    the card each line turns (:func:`~.chance.expected_values`); unchanged when ``stop`` ends
+    the weighing first."""
+    top = helpful[:CHANCE_LINES]
+    total0, down0 = view.table_cards, sum(view.down)
+
+    def value(reached: VisibleView) -> float:
+        return evaluation.value(reached.columns, reached.down, total0, down0)
+
+    def follow(world: World) -> float:
+        return lookahead_gain(world.view(), CHANCE_FOLLOW_NODES, world.visited)
+
+    lines = [truncate_line(view, line) for _, _, line in top]
+    values = expected_values(view, lines, World.from_view(view, visited), value, follow, stop)
+    if values is None:
+        return helpful
+    order = sorted(range(len(top)), key=lambda index: -values[index])
+    return [top[index] for index in order] + helpful[CHANCE_LINES:]
 
 
 def _endgame_report(view: VisibleView, ending: EndgameLine) -> HintReport:

@@ -8,7 +8,9 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
   them, its best :data:`MAX_ACTIONS` (fewer on a small iteration budget: one line per
   :data:`ITERATIONS_PER_LINE` iterations, at least 2); when it offers none, the deal.  At the
   root the hint's lookahead looks at :data:`LOOKAHEAD_NODES` positions, far more than the quick
-  hint does: its best line is the answer unless the play-outs overrule it.
+  hint does, and its best lines are weighed over the cards they could turn where the quick
+  hint weighs them (:mod:`.chance`): its best line is the answer unless the play-outs overrule
+  it.  Inside the tree the lines keep the lookahead's order (weighing them is too slow there).
 * **Outcomes**: each card turned or dealt is drawn from the unseen cards (the variant's deck minus
   every card seen) at the moment the search turns it (:class:`~.think_world.World`).  Each
   action keeps at most :data:`OUTCOMES_PER_ACTION` sampled outcomes; once it has that many, a
@@ -374,7 +376,9 @@ class _Search:
             if not world.stock and world.hidden <= ENDGAME_HIDDEN:
                 return self.endgame(world)
             view = world.view()
-            report = hint_report(view, ROLLOUT_NODES, world.visited, endgame=False)
+            report = hint_report(
+                view, ROLLOUT_NODES, world.visited, endgame=False, weigh_cards=False
+            )
             if not report.options:
                 return self.heuristic(world) if view.deal_ever_possible else 0.0
             world.play(truncate_line(view, report.options[0].line), self.rng)
@@ -430,12 +434,14 @@ def lines_of(
     width: int = MAX_ACTIONS,
     nodes: int | None = None,
     stop: Callable[[], bool] | None = None,
+    weigh_cards: bool = False,
 ) -> list[Line]:
     """The lines a node chooses from: the quick hint's best ``width`` (its lookahead over
-    ``nodes`` positions, by default the quick hint's own budget; ``stop`` may end it early),
-    each cut after its first move that turns a card or removes a run; when it offers none, the
-    deal if one is possible now; else none."""
-    report = hint_report(view, nodes, visited, endgame=False, stop=stop)
+    ``nodes`` positions, by default the quick hint's own budget; ``stop`` may end it early;
+    with ``weigh_cards`` its best lines ordered by the cards they could turn, as the quick hint
+    orders them), each cut after its first move that turns a card or removes a run; when it
+    offers none, the deal if one is possible now; else none."""
+    report = hint_report(view, nodes, visited, endgame=False, weigh_cards=weigh_cards, stop=stop)
     lines: list[Line] = [truncate_line(view, option.line) for option in report.options[:width]]
     if not lines and view.can_deal:
         lines.append(DEAL_LINE)
@@ -514,7 +520,8 @@ def think(
     cutoff = None if seconds is None else started + LOOKAHEAD_SHARE * seconds
     lookahead_stop = _lookahead_stop(stop, cutoff)
     try:
-        search.root.set_lines(lines_of(view, visited, search.width, lookahead, lookahead_stop))
+        root_lines = lines_of(view, visited, search.width, lookahead, lookahead_stop, True)
+        search.root.set_lines(root_lines)
     except KeyboardInterrupt:
         return _report(_stats(search.root), 0, "interrupted", time.monotonic() - started)
     lines = search.root.lines or []
