@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter
 
@@ -26,6 +27,7 @@ from spider.solver.hint import (
     default_node_budget,
     fill_move,
     link_counts,
+    lookahead_gain,
     visited_positions,
 )
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
@@ -336,6 +338,19 @@ def test_two_suits_weigh_the_card_each_line_turns() -> None:
     assert sorted(weighed.options, key=lambda o: o.move) == sorted(
         lookahead.options, key=lambda o: o.move
     )
+
+
+def test_lookahead_gain_is_the_best_gain_under_the_weights_as_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = _spider(2, ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"])
+    view = VisibleView.from_game(game)
+    report = hint_report(view, 300, weigh_cards=False)
+    assert lookahead_gain(view, 300) == report.options[0].gain
+    # A tuning run changes a weight in the middle of a process: the gain follows it.
+    monkeypatch.setattr(importlib.import_module("spider.solver.hint"), "_TURN", 10 * _TURN)
+    assert lookahead_gain(view, 300) == hint_report(view, 300, weigh_cards=False).options[0].gain
+    assert lookahead_gain(view, 300) > report.options[0].gain
 
 
 @given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 120))

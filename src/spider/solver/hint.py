@@ -1011,8 +1011,9 @@ def lookahead_gain(view: VisibleView, node_budget: int, visited: Visited = froze
     much better, by the hint's evaluation, the best position in reach is (the gain of the
     first option :func:`hint_report` would rank, before any weighing of turned cards).
 
-    Cached: a player who follows a line asks about its end again at each of its moves."""
-    key = (view, node_budget, visited)
+    Cached: a player who follows a line asks about its end again at each of its moves (the
+    key holds the weights as now set, which a tuning run may change)."""
+    key = (view, node_budget, visited, _weights_now())
     known = _gains_seen.get(key)
     if known is not None:
         return known
@@ -1023,7 +1024,18 @@ def lookahead_gain(view: VisibleView, node_budget: int, visited: Visited = froze
 
 
 _GAINS_SEEN_LIMIT: Final = 20_000
-_gains_seen: dict[tuple[VisibleView, int, Visited], float] = {}
+_gains_seen: dict[tuple[VisibleView, int, Visited, tuple[float, ...]], float] = {}
+
+
+def _weights_now() -> tuple[float, ...]:
+    """Every weight the lookahead's values depend on, as the module holds it now."""
+    return (
+        _RUN, _TURN, _EMPTY, _EMPTY_FOUR_SUITS, _SUITED, _LINKED, _BREAK, _COVER,
+        _SUITED_FOUR_SUITS, _LINKED_FOUR_SUITS, _BREAK_FOUR_SUITS, _COVER_FOUR_SUITS,
+        _RUN_TWO_SUITS, _EMPTY_TWO_SUITS, _SUITED_TWO_SUITS, _LINKED_TWO_SUITS, _BREAK_TWO_SUITS,
+        _COVER_TWO_SUITS, _COVERED_BREAK_TWO_SUITS, _STEP, _HELPS, _REVEAL_FREE, _REVEAL_SUITED,
+        _REVEAL_LOOSE,
+    )  # fmt: skip
 
 
 def _best_gain(view: VisibleView, node_budget: int, visited: Visited) -> float:

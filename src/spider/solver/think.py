@@ -520,7 +520,9 @@ def think(
     cutoff = None if seconds is None else started + LOOKAHEAD_SHARE * seconds
     lookahead_stop = _lookahead_stop(stop, cutoff)
     try:
-        root_lines = lines_of(view, visited, search.width, lookahead, lookahead_stop, True)
+        root_lines = lines_of(
+            view, visited, search.width, lookahead, lookahead_stop, weigh_cards=True
+        )
         search.root.set_lines(root_lines)
     except KeyboardInterrupt:
         return _report(_stats(search.root), 0, "interrupted", time.monotonic() - started)
