@@ -70,3 +70,21 @@ def test_a_stop_request_gives_no_values_rather_than_a_partial_weighing() -> None
         view, [_TURNS, _BUILDS], world, lambda v: 0.0, lambda p: 0.0, lambda: next(asked)
     )
     assert stopped is None
+
+
+def test_a_move_that_turns_two_cards_weighs_the_first_and_leaves_the_other_unknown() -> None:
+    # 5H-AH leaves a face-down card in the first column and completes KH-AH over one in the
+    # second: one move turns two cards.
+    columns = ["as 5H 4H 3H 2H AH", "as KH QH JH 10H 9H 8H 7H 6H", *["KS"] * 8]
+    view = VisibleView.from_game(position("spider", 2, columns, stock="as " * 10))
+    world = World.from_view(view, frozenset())
+    line = (Move(0, 1, 5),)
+    seen: list[tuple[int, int]] = []
+
+    def follow(played: World) -> float:
+        seen.append((played.columns[0][-1], played.columns[1][-1]))
+        return 0.0
+
+    first = expected_values(view, [line], world, lambda v: 0.0, follow)
+    assert first == expected_values(view, [line], world, lambda v: 0.0, follow)  # no draw
+    assert {top for top, _ in seen} == set(world.pool) and {other for _, other in seen} == {UNKNOWN}

@@ -20,7 +20,6 @@ never read.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from ..moves import Move
@@ -34,9 +33,6 @@ Value = Callable[[VisibleView], float]
 
 Follow = Callable[[World], float]
 """The best gain a short lookahead finds from a world's position (0 when nothing helps)."""
-
-_NO_DRAWS = random.Random(0)
-"""Never drawn from: every card a line turns is forced (a world's ``play`` wants a generator)."""
 
 
 def turns_card(view: VisibleView, line: Sequence[Move]) -> bool:
@@ -60,8 +56,11 @@ def expected_values(
 ) -> list[float] | None:
     """The expected value of each line's end over every card it could turn (see the module).
 
-    Each line must be legal in ``view`` and turn at most one card (a line cut at its first card
-    turned, :func:`~.view.truncate_line`).  ``world`` is the player's world of ``view`` (its
+    Each line must be legal in ``view``, a line of card moves cut at its first card turned
+    (:func:`~.view.truncate_line`).  Where that move turns two (a group taken off face-down
+    cards completes a run over others), the card weighed is the one in the lower-numbered column;
+    the other is left unknown, as the lookahead leaves it.  ``world`` is the player's world of
+    ``view`` (its
     pool, the unseen cards, gives the odds); it is copied, never changed.  ``stop``, asked
     between cards, returns None when it says to stop: a partial weighing would rank the lines
     by the cards that happened to come first.
@@ -77,7 +76,7 @@ def expected_values(
             if stop is not None and stop():
                 return None
             played = world.copy()
-            played.play(line, _NO_DRAWS, forced=() if card is None else (card,))
+            played.play_seen(line, () if card is None else (card,))
             expected += chance * (value(played.view()) + follow(played))
         values.append(expected)
     return values

@@ -168,6 +168,25 @@ class World:
                 self._deal(draw)
         return tuple(drawn)
 
+    def play_seen(self, line: tuple[Move, ...], cards: Draws) -> None:
+        """Play the card moves of ``line`` (legal in this world), turning ``cards`` (in order,
+        each taken from the pool) and leaving any card turned after them unknown
+        (:data:`~.view.UNKNOWN`, still in the pool), as the hint's lookahead leaves a card it
+        turns: nothing is drawn at random."""
+        queue = deque(cards)
+
+        def turn() -> int:
+            if not queue:
+                return UNKNOWN
+            card = queue.popleft()
+            self.pool.remove(card)
+            return card
+
+        for move in line:
+            if not isinstance(move, Move):
+                raise ValueError("play_seen plays card moves only, not a deal")
+            self._move(move, turn)
+
     def _move(self, move: Move, draw: _Draw) -> None:
         before = (self.columns, self.down)
         applied = apply_visible(self.columns, self.down, move)
