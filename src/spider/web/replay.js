@@ -78,9 +78,11 @@ function refusal(/** @type {Reply} */ reply) {
  */
 async function fetchStep(step) {
   const reply = /** @type {Reply & {replay?: ReplayStep}} */ (await view.ask({ op: "replay", link: view.link, step }));
-  if (!reply.ok || !reply.replay) return false;
+  // Closed while the engine answered (Pause, then Close, during playback): drawing the step now
+  // would put the replay's table back into the page under the player's own.
+  if (!dlg.open || !reply.ok || !reply.replay) return false;
   const r = reply.replay;
-  const jump = Math.abs(step - view.shown) > 1 || !dlg.open;
+  const jump = Math.abs(step - view.shown) > 1;
   view.shown = r.step;
   view.steps = r.steps;
   show(r, jump);
