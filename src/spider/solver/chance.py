@@ -58,12 +58,11 @@ def expected_values(
 
     Each line must be legal in ``view``, a line of card moves cut at its first card turned
     (:func:`~.view.truncate_line`).  Where that move turns two (a group taken off face-down
-    cards completes a run over others), the card weighed is the one in the lower-numbered column;
-    the other is left unknown, as the lookahead leaves it.  ``world`` is the player's world of
-    ``view`` (its
-    pool, the unseen cards, gives the odds); it is copied, never changed.  ``stop``, asked
-    between cards, returns None when it says to stop: a partial weighing would rank the lines
-    by the cards that happened to come first.
+    cards completes a run over others), the card weighed is the one in the lower-numbered
+    column; the other is left unknown, as the lookahead leaves it.  ``world`` is the player's
+    world of ``view`` (its pool, the unseen cards, gives the odds); it is copied, never
+    changed.  ``stop``, asked between cards, returns None when it says to stop: a partial
+    weighing would rank the lines by the cards that happened to come first.
     """
     odds = _card_odds(world.pool)
     values = []
