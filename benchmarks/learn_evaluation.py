@@ -19,10 +19,11 @@ weights, and any other choice orders the positions of a lookahead the same way.
 
 ``--set NAME=VALUE`` plays with a hint constant changed, as ``benchmarks/hint_weights.py`` does.
 The weights in the hint were learned from games played with the 2-suit weights equal to the
-other variants' (the hint before them)::
+other variants' (the hint before them, which did not yet weigh turned cards:
+``--lookahead-only``)::
 
     .venv/bin/python benchmarks/learn_evaluation.py --suits 2 --first 20000 --deals 400 \\
-        --jobs 2 --out /tmp/games-2-suits.jsonl --set _RUN_TWO_SUITS=1000 \\
+        --jobs 2 --lookahead-only --out /tmp/games-2-suits.jsonl --set _RUN_TWO_SUITS=1000 \\
         --set _EMPTY_TWO_SUITS=120 --set _SUITED_TWO_SUITS=20 --set _LINKED_TWO_SUITS=3 \\
         --set _BREAK_TWO_SUITS=5 --set _COVER_TWO_SUITS=2 --set _COVERED_BREAK_TWO_SUITS=5
 

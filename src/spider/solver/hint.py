@@ -952,7 +952,7 @@ def hint_report(
         node_budget = default_node_budget(view)
     search, helpful = _lookahead(view, node_budget, visited, stop)
     if weigh_cards and _weighs_next_card(view) and len(helpful) > 1:
-        helpful = _weigh_next_card(view, helpful, visited, search.evaluation, stop)
+        helpful = _weigh_next_card(view, helpful, visited, search, stop)
     options = []
     for gain, _move, line in helpful:
         reason, text = _describe(view, line)
@@ -995,7 +995,7 @@ def _lookahead(
     columns, down = view.columns, view.down
     search, results, root_refilled = _search_from(view, node_budget, stop)
     gains = [
-        (value - search.refill_loss(*_line_end(view, line)) - root_refilled, move, line)
+        (_line_gain(view, search, value, line, root_refilled), move, line)
         for move, (value, line) in results.items()
         if not _leads_back(columns, down, move, visited)
     ]
@@ -1003,6 +1003,14 @@ def _lookahead(
         (item for item in gains if item[0] > _HELPS), key=lambda item: (-item[0], item[1])
     )
     return search, helpful
+
+
+def _line_gain(
+    view: VisibleView, search: _Search, value: float, line: tuple[Move, ...], root_refilled: float
+) -> float:
+    """The gain of ``line``, worth ``value`` in ``search``: its end against the root, both with
+    their empty columns refilled while a deal is still to come."""
+    return value - search.refill_loss(*_line_end(view, line)) - root_refilled
 
 
 def lookahead_gain(view: VisibleView, node_budget: int, visited: Visited = frozenset()) -> float:
@@ -1039,6 +1047,7 @@ def _weights_now() -> tuple[float, ...]:
 
 
 def _best_gain(view: VisibleView, node_budget: int, visited: Visited) -> float:
+    """:func:`lookahead_gain`, worked out."""
     columns, down = view.columns, view.down
     search, results, root_refilled = _search_from(view, node_budget, None)
     best = _HELPS
@@ -1048,7 +1057,7 @@ def _best_gain(view: VisibleView, node_budget: int, visited: Visited) -> float:
         if value - root_refilled <= best:
             break
         if not _leads_back(columns, down, line[0], visited):
-            best = max(best, value - search.refill_loss(*_line_end(view, line)) - root_refilled)
+            best = max(best, _line_gain(view, search, value, line, root_refilled))
     return best if best > _HELPS else 0.0
 
 
@@ -1062,14 +1071,15 @@ def _weigh_next_card(
     view: VisibleView,
     helpful: list[_Gain],
     visited: Visited,
-    evaluation: Evaluation,
+    search: _Search,
     stop: Callable[[], bool] | None,
 ) -> list[_Gain]:
     """``helpful`` with its best :data:`CHANCE_LINES` reordered by their expected value over
     the card each line turns (:func:`~.chance.expected_values`); unchanged when ``stop`` ends
-    the weighing first."""
+    the weighing first.  Positions are valued as ``search`` (the lookahead from ``view``)
+    values them."""
     top = helpful[:CHANCE_LINES]
-    total0, down0 = view.table_cards, sum(view.down)
+    evaluation, total0, down0 = search.evaluation, search.total0, search.down0
 
     def value(reached: VisibleView) -> float:
         return evaluation.value(reached.columns, reached.down, total0, down0)
