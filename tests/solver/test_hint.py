@@ -22,7 +22,10 @@ from spider.solver.hint import (
     FOUR_SUIT_FLEXIBLE_HINT_NODES,
     ONE_SUIT_HINT_NODES,
     REASONS,
+    Evaluation,
+    _best_fill,
     _no_helpful_move,
+    _refill_move,
     _Reveal,
     default_node_budget,
     fill_move,
@@ -364,6 +367,27 @@ def test_only_two_suit_classic_spider_weighs_turned_cards(
     else:
         assert set(weighed.options) == set(lookahead.options)
         assert weighed.options[CHANCE_LINES:] == lookahead.options[CHANCE_LINES:]
+
+
+@given(
+    st.sampled_from(VARIANTS),
+    st.integers(0, 10_000),
+    st.integers(0, 120),
+    st.sets(st.integers(0, 9), min_size=1, max_size=4),
+)
+def test_the_quick_refill_fills_as_the_general_one(
+    variant: tuple[str, int, str], number: int, steps: int, emptied: set[int]
+) -> None:
+    # The lookahead judges a position with its empty columns filled again (while a deal is to
+    # come) by a quick fill of its own; it must pick what fill_move's general search picks.
+    view = VisibleView.from_game(random_game(variant, number, steps))
+    columns = tuple(() if index in emptied else cards for index, cards in enumerate(view.columns))
+    down = tuple(0 if index in emptied else count for index, count in enumerate(view.down))
+    roots = (sum(map(len, columns)) + sum(down), sum(down))
+    evaluation = Evaluation(view)
+    general = _best_fill(columns, down, view.flexible, *roots, evaluation, frozenset())
+    quick = _refill_move(columns, down, view.flexible, evaluation, roots)
+    assert quick == (None if general is None else general[1])
 
 
 def test_link_counts_say_how_neighbouring_cards_lie() -> None:

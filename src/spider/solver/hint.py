@@ -538,16 +538,15 @@ class _Search:
         if not self.refills or () not in columns:
             return 0.0
         total0, down0, evaluation = self.total0, self.down0, self.evaluation
-        before = after = evaluation.value(columns, down, total0, down0)
+        before = evaluation.value(columns, down, total0, down0)
+        filled = False
         while () in columns:
-            fill = _best_fill(
-                columns, down, self.flexible, total0, down0, evaluation, _NOTHING_VISITED
-            )
-            if fill is None:
+            move = _refill_move(columns, down, self.flexible, evaluation, (total0, down0))
+            if move is None:
                 break
-            after, move = fill
             applied = apply_visible(columns, down, move)
-            columns, down = applied.columns, applied.down
+            columns, down, filled = applied.columns, applied.down, True
+        after = evaluation.value(columns, down, total0, down0) if filled else before
         # A fill that gains (it turns a card, say) is a move of its own, not part of this
         # position.
         return max(0.0, before - after)
@@ -590,48 +589,118 @@ class _Search:
         """Push every unseen child of ``node`` and update the best line of its first move."""
         _, node_id, columns, down, value, depth, first, unknown, inherited = node
         depth += 1
-        reveal = self.reveal
-        flexible = self.flexible
-        infos = _node_infos(columns, flexible, inherited)
+        reveal, seen, best, parents = self.reveal, self.seen, self.best, self.parents
+        infos = _node_infos(columns, self.flexible, inherited)
         back = None if inherited is None else inherited[2]
-        seen = self.seen
-        for move in _useful_moves(columns, down, flexible, infos):
+        step_cost = _STEP * depth
+        for move in _useful_moves(columns, down, self.flexible, infos):
             if move == back:
                 continue  # it leads back to the parent, which is seen
-            applied = apply_visible(columns, down, move)
-            new_columns, new_down, flipped, run_suit = applied
+            child_columns, child_down, child, turned_now, back_move = self._child(
+                columns, down, move, value
+            )
             size = len(seen)
-            seen.add((new_columns, new_down))
+            seen.add((child_columns, child_down))
             if len(seen) == size:
                 continue  # seen before (one hash instead of a lookup and an add)
             self.nodes += 1
-            if run_suit >= 0 and self._blocks_deals(columns, down):
+            if back_move is None and self._blocks_deals(columns, down):
                 continue
-            child = value + _delta(columns, down, move, applied, self.weights, self.column_score)
-            child_id = len(self.parents)
-            self.parents.append((node_id, move))
+            child_id = len(parents)
+            parents.append((node_id, move))
             root_move = child_id if first < 0 else first
-            net = child - _STEP * depth
-            turned = unknown or flipped > 0
+            net = child - step_cost
+            turned = unknown or turned_now
             if turned and reveal is not None:
-                net += reveal.value(new_columns, new_down)
-            known = self.best.get(root_move)
+                net += reveal.value(child_columns, child_down)
+            known = best.get(root_move)
             if known is None or net > known[0]:
-                self.best[root_move] = (net, child_id)
-            heapq.heappush(
-                self.heap,
-                (
-                    -net,
-                    child_id,
-                    new_columns,
-                    new_down,
-                    child,
-                    depth,
-                    root_move,
-                    turned,
-                    (infos, move, None if run_suit >= 0 else (move.dst, move.src, move.count)),
-                ),
-            )
+                best[root_move] = (net, child_id)
+            entry = (-net, child_id, child_columns, child_down, child, depth, root_move, turned)
+            heapq.heappush(self.heap, (*entry, (infos, move, back_move)))
+
+    def _child(
+        self, columns: Columns, down: tuple[int, ...], move: Move, value: float
+    ) -> tuple[Columns, tuple[int, ...], float, bool, tuple[int, int, int] | None]:
+        """The position ``move`` leads to, its value, whether it turned a card, and the move
+        back (None when it removed a run).  Most moves neither turn a card nor complete a run:
+        for them only the two columns change, worked out here without :func:`apply_visible`
+        (the value is the one :func:`_delta` gives, to the last bit)."""
+        src, dst, count = move
+        source = columns[src]
+        rest = source[:-count]
+        if not rest or (source[-1] & 15) == 1:  # it may turn a card or complete a run
+            applied = apply_visible(columns, down, move)
+            change = _delta(columns, down, move, applied, self.weights, self.column_score)
+            back = None if applied.run_suit >= 0 else (dst, src, count)
+            return applied.columns, applied.down, value + change, applied.flipped > 0, back
+        target = columns[dst]
+        grown = target + source[-count:]
+        child_columns = list(columns)
+        child_columns[src] = rest
+        child_columns[dst] = grown
+        score = self.column_score
+        change = (
+            self.weights[0] * -(not target)
+            + score(rest, down[src])
+            + score(grown, down[dst])
+            - score(source, down[src])
+            - score(target, down[dst])
+        )
+        return tuple(child_columns), down, value + change, False, (dst, src, count)
+
+
+def _refill_move(
+    columns: Columns,
+    down: tuple[int, ...],
+    flexible: bool,
+    evaluation: Evaluation,
+    roots: tuple[int, int],
+) -> Move | None:
+    """The move into an empty column that :func:`_best_fill` would choose with nothing
+    visited (the first of the best), or None; ``roots`` are the search root's ``total0`` and
+    ``down0``.
+
+    Only the two columns of a fill change, so fills are first compared by how their column
+    scores change, which needs no sum over the table; the few whose change is the best (to
+    within rounding) are then valued whole, in :func:`_best_fill`'s order, so that the same
+    one wins (values that agree but for rounding are told apart exactly as there)."""
+    column_score = evaluation.column_scores.score
+    changes: list[tuple[float, int, int]] = []
+    for src, column in enumerate(columns):
+        length = group_length(column, flexible) if column else 0
+        if not length:
+            continue
+        removed = column_score(column, down[src])
+        for count in range(1, length + 1):
+            rest = column[:-count]
+            if rest:
+                change = column_score(rest, down[src]) - removed
+            elif down[src]:
+                change = column_score((UNKNOWN,), down[src] - 1) - removed + _TURN
+            else:
+                continue  # the whole column: that leaves a column empty
+            changes.append((change + column_score(column[-count:], 0), src, count))
+    if not changes:
+        return None
+    best_change = max(change for change, _, _ in changes)
+    empties = [index for index, column in enumerate(columns) if not column]
+    best: tuple[float, Move] | None = None
+    for change, src, count in changes:
+        if change < best_change - _ROUNDING:
+            continue
+        for dst in empties:
+            move = Move(src, dst, count)
+            applied = apply_visible(columns, down, move)
+            value = evaluation.value(applied.columns, applied.down, *roots)
+            if best is None or value > best[0]:
+                best = (value, move)
+    return None if best is None else best[1]
+
+
+_ROUNDING: Final = 1e-6
+"""Far above the rounding error of a sum of weights: fills whose changes are closer than this
+are valued whole (one that loses by more loses in the whole value too)."""
 
 
 def _node_infos(columns: Columns, flexible: bool, inherited: _Inherited | None) -> list[_Info]:
