@@ -596,7 +596,7 @@ class _Search:
         for move in _useful_moves(columns, down, self.flexible, infos):
             if move == back:
                 continue  # it leads back to the parent, which is seen
-            child_columns, child_down, child, turned_now, back_move = self._child(
+            child_columns, child_down, child, turned_now, back_move = self.child(
                 columns, down, move, value
             )
             size = len(seen)
@@ -619,35 +619,45 @@ class _Search:
             entry = (-net, child_id, child_columns, child_down, child, depth, root_move, turned)
             heapq.heappush(self.heap, (*entry, (infos, move, back_move)))
 
-    def _child(
+    def child(
         self, columns: Columns, down: tuple[int, ...], move: Move, value: float
     ) -> tuple[Columns, tuple[int, ...], float, bool, tuple[int, int, int] | None]:
         """The position ``move`` leads to, its value, whether it turned a card, and the move
-        back (None when it removed a run).  Most moves neither turn a card nor complete a run:
-        for them only the two columns change, worked out here without :func:`apply_visible`
-        (the value is the one :func:`_delta` gives, to the last bit)."""
+        back (None when it removed a run).  Only a move that may complete a run (an Ace at its
+        bottom) goes through :func:`apply_visible`; for the others only the two columns
+        change, worked out here (the value is the one :func:`_delta` gives, to the last
+        bit)."""
         src, dst, count = move
         source = columns[src]
-        rest = source[:-count]
-        if not rest or (source[-1] & 15) == 1:  # it may turn a card or complete a run
+        if (source[-1] & 15) == 1:  # it may complete a run
             applied = apply_visible(columns, down, move)
             change = _delta(columns, down, move, applied, self.weights, self.column_score)
             back = None if applied.run_suit >= 0 else (dst, src, count)
             return applied.columns, applied.down, value + change, applied.flipped > 0, back
+        rest = source[:-count]
+        child_down = down
+        flipped = 0
+        if not rest and down[src]:
+            rest, flipped = (UNKNOWN,), 1
+            lowered = list(down)
+            lowered[src] -= 1
+            child_down = tuple(lowered)
         target = columns[dst]
         grown = target + source[-count:]
         child_columns = list(columns)
         child_columns[src] = rest
         child_columns[dst] = grown
         score = self.column_score
+        empty, turn, _ = self.weights
         change = (
-            self.weights[0] * -(not target)
-            + score(rest, down[src])
+            empty * ((not rest) - (not target))
+            + score(rest, child_down[src])
             + score(grown, down[dst])
             - score(source, down[src])
             - score(target, down[dst])
+            + turn * flipped
         )
-        return tuple(child_columns), down, value + change, False, (dst, src, count)
+        return tuple(child_columns), child_down, value + change, flipped > 0, (dst, src, count)
 
 
 def _refill_move(
