@@ -24,12 +24,9 @@ from spider.solver.hint import (
     REASONS,
     Evaluation,
     _best_fill,
-    _delta,
     _no_helpful_move,
     _refill_move,
     _Reveal,
-    _Search,
-    _useful_moves,
     default_node_budget,
     fill_move,
     link_counts,
@@ -391,23 +388,6 @@ def test_the_quick_refill_fills_as_the_general_one(
     general = _best_fill(columns, down, view.flexible, *roots, evaluation, frozenset())
     quick = _refill_move(columns, down, view.flexible, evaluation, roots)
     assert quick == (None if general is None else general[1])
-
-
-@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 150))
-def test_the_lookahead_plays_its_moves_as_the_rules_do(
-    variant: tuple[str, int, str], number: int, steps: int
-) -> None:
-    # The lookahead works out most of its moves itself, for speed: the position, the value
-    # (to the last bit) and the move back must be those of apply_visible and _delta.
-    view = VisibleView.from_game(random_game(variant, number, steps))
-    search = _Search(view, 100)
-    columns, down = view.columns, view.down
-    for move in _useful_moves(columns, down, view.flexible):
-        applied = apply_visible(columns, down, move)
-        change = _delta(columns, down, move, applied, search.weights, search.column_score)
-        back = None if applied.run_suit >= 0 else (move.dst, move.src, move.count)
-        expected = (applied.columns, applied.down, 7.25 + change, applied.flipped > 0, back)
-        assert search.child(columns, down, move, 7.25) == expected
 
 
 def test_link_counts_say_how_neighbouring_cards_lie() -> None:

@@ -589,75 +589,48 @@ class _Search:
         """Push every unseen child of ``node`` and update the best line of its first move."""
         _, node_id, columns, down, value, depth, first, unknown, inherited = node
         depth += 1
-        reveal, seen, best, parents = self.reveal, self.seen, self.best, self.parents
-        infos = _node_infos(columns, self.flexible, inherited)
+        reveal = self.reveal
+        flexible = self.flexible
+        infos = _node_infos(columns, flexible, inherited)
         back = None if inherited is None else inherited[2]
-        step_cost = _STEP * depth
-        for move in _useful_moves(columns, down, self.flexible, infos):
+        seen = self.seen
+        for move in _useful_moves(columns, down, flexible, infos):
             if move == back:
                 continue  # it leads back to the parent, which is seen
-            child_columns, child_down, child, turned_now, back_move = self.child(
-                columns, down, move, value
-            )
+            applied = apply_visible(columns, down, move)
+            new_columns, new_down, flipped, run_suit = applied
             size = len(seen)
-            seen.add((child_columns, child_down))
+            seen.add((new_columns, new_down))
             if len(seen) == size:
                 continue  # seen before (one hash instead of a lookup and an add)
             self.nodes += 1
-            if back_move is None and self._blocks_deals(columns, down):
+            if run_suit >= 0 and self._blocks_deals(columns, down):
                 continue
-            child_id = len(parents)
-            parents.append((node_id, move))
+            child = value + _delta(columns, down, move, applied, self.weights, self.column_score)
+            child_id = len(self.parents)
+            self.parents.append((node_id, move))
             root_move = child_id if first < 0 else first
-            net = child - step_cost
-            turned = unknown or turned_now
+            net = child - _STEP * depth
+            turned = unknown or flipped > 0
             if turned and reveal is not None:
-                net += reveal.value(child_columns, child_down)
-            known = best.get(root_move)
+                net += reveal.value(new_columns, new_down)
+            known = self.best.get(root_move)
             if known is None or net > known[0]:
-                best[root_move] = (net, child_id)
-            entry = (-net, child_id, child_columns, child_down, child, depth, root_move, turned)
-            heapq.heappush(self.heap, (*entry, (infos, move, back_move)))
-
-    def child(
-        self, columns: Columns, down: tuple[int, ...], move: Move, value: float
-    ) -> tuple[Columns, tuple[int, ...], float, bool, tuple[int, int, int] | None]:
-        """The position ``move`` leads to, its value, whether it turned a card, and the move
-        back (None when it removed a run).  Only a move that may complete a run (an Ace at its
-        bottom) goes through :func:`apply_visible`; for the others only the two columns
-        change, worked out here (the value is the one :func:`_delta` gives, to the last
-        bit)."""
-        src, dst, count = move
-        source = columns[src]
-        if (source[-1] & 15) == 1:  # it may complete a run
-            applied = apply_visible(columns, down, move)
-            change = _delta(columns, down, move, applied, self.weights, self.column_score)
-            back = None if applied.run_suit >= 0 else (dst, src, count)
-            return applied.columns, applied.down, value + change, applied.flipped > 0, back
-        rest = source[:-count]
-        child_down = down
-        flipped = 0
-        if not rest and down[src]:
-            rest, flipped = (UNKNOWN,), 1
-            lowered = list(down)
-            lowered[src] -= 1
-            child_down = tuple(lowered)
-        target = columns[dst]
-        grown = target + source[-count:]
-        child_columns = list(columns)
-        child_columns[src] = rest
-        child_columns[dst] = grown
-        score = self.column_score
-        empty, turn, _ = self.weights
-        change = (
-            empty * ((not rest) - (not target))
-            + score(rest, child_down[src])
-            + score(grown, down[dst])
-            - score(source, down[src])
-            - score(target, down[dst])
-            + turn * flipped
-        )
-        return tuple(child_columns), child_down, value + change, flipped > 0, (dst, src, count)
+                self.best[root_move] = (net, child_id)
+            heapq.heappush(
+                self.heap,
+                (
+                    -net,
+                    child_id,
+                    new_columns,
+                    new_down,
+                    child,
+                    depth,
+                    root_move,
+                    turned,
+                    (infos, move, None if run_suit >= 0 else (move.dst, move.src, move.count)),
+                ),
+            )
 
 
 def _refill_move(

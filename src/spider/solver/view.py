@@ -201,11 +201,11 @@ def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applie
     source = columns[src]
     target = columns[dst] + source[-count:]
     source = source[:-count]
-    new_down = list(down)
+    new_down = down  # a new tuple only when a card turns (most moves turn none)
     flipped = 0
     # ``not source`` and an ace on top are the cheap necessary conditions of the kernel's rules.
-    if not source and turns_over(new_down[src], new_down[src]):
-        new_down[src] -= 1
+    if not source and turns_over(down[src], down[src]):
+        new_down = _one_less(new_down, src)
         source = (UNKNOWN,)
         flipped += 1
     run_suit = -1
@@ -213,14 +213,19 @@ def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applie
         run_suit = target[-1] >> 4
         target = target[:-RUN_LENGTH]
         if not target and turns_over(new_down[dst], new_down[dst]):
-            new_down[dst] -= 1
+            new_down = _one_less(new_down, dst)
             target = (UNKNOWN,)
             flipped += 1
     new_columns = list(columns)
     new_columns[src] = source
     new_columns[dst] = target
     # tuple.__new__ skips the frame of NamedTuple's generated __new__.
-    return tuple.__new__(Applied, (tuple(new_columns), tuple(new_down), flipped, run_suit))
+    return tuple.__new__(Applied, (tuple(new_columns), new_down, flipped, run_suit))
+
+
+def _one_less(down: tuple[int, ...], index: int) -> tuple[int, ...]:
+    """``down`` with one card fewer face down in column ``index``."""
+    return (*down[:index], down[index] - 1, *down[index + 1 :])
 
 
 def truncate_line(
