@@ -36,7 +36,7 @@ removed (:func:`visited_positions`, read from the game's history, which the play
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -539,14 +539,13 @@ class _Search:
             return 0.0
         total0, down0, evaluation = self.total0, self.down0, self.evaluation
         before = evaluation.value(columns, down, total0, down0)
-        filled = False
         while () in columns:
             move = _refill_move(columns, down, self.flexible, evaluation, (total0, down0))
             if move is None:
                 break
             applied = apply_visible(columns, down, move)
-            columns, down, filled = applied.columns, applied.down, True
-        after = evaluation.value(columns, down, total0, down0) if filled else before
+            columns, down = applied.columns, applied.down
+        after = evaluation.value(columns, down, total0, down0)
         # A fill that gains (it turns a card, say) is a move of its own, not part of this
         # position.
         return max(0.0, before - after)
@@ -668,16 +667,13 @@ def _refill_move(
         return None
     best_change = max(change for change, _, _ in changes)
     empties = [index for index, column in enumerate(columns) if not column]
-    best: tuple[float, Move] | None = None
-    for change, src, count in changes:
-        if change < best_change - _ROUNDING:
-            continue
-        for dst in empties:
-            move = Move(src, dst, count)
-            applied = apply_visible(columns, down, move)
-            value = evaluation.value(applied.columns, applied.down, *roots)
-            if best is None or value > best[0]:
-                best = (value, move)
+    closest = (
+        Move(src, dst, count)
+        for change, src, count in changes
+        if change >= best_change - _ROUNDING
+        for dst in empties
+    )
+    best = _first_best_fill(columns, down, closest, roots, evaluation, _NOTHING_VISITED)
     return None if best is None else best[1]
 
 
@@ -1261,11 +1257,28 @@ def _best_fill(
     visited: Visited,
 ) -> tuple[float, Move] | None:
     """(value after it, move) of the best move into an empty column; see :func:`fill_move`."""
+    fills = (
+        move
+        for move in visible_moves(columns, flexible)
+        if not columns[move.dst] and (move.count < len(columns[move.src]) or down[move.src])
+    )
+    return _first_best_fill(columns, down, fills, (total0, down0), evaluation, visited)
+
+
+def _first_best_fill(
+    columns: Columns,
+    down: tuple[int, ...],
+    fills: Iterable[Move],
+    roots: tuple[int, int],
+    evaluation: Evaluation,
+    visited: Visited,
+) -> tuple[float, Move] | None:
+    """(value after it, move) of the best of ``fills``, valued whole from the search root's
+    ``roots`` (``total0``, ``down0``): one that leads to a position not in ``visited`` first,
+    then the higher value, then the first of equals; None when there is none."""
+    total0, down0 = roots
     best: tuple[bool, float, Move] | None = None
-    for move in visible_moves(columns, flexible):
-        source_column = columns[move.src]
-        if columns[move.dst] or (move.count == len(source_column) and not down[move.src]):
-            continue
+    for move in fills:
         applied = apply_visible(columns, down, move)
         value = evaluation.value(applied.columns, applied.down, total0, down0)
         new = (applied.columns, applied.down) not in visited
