@@ -105,7 +105,7 @@ def play(task: tuple[Weights, bool, str, int, str, int]) -> dict[str, Any]:
 
     def recorded_hint(current: Game) -> HintReport:
         rows.append(facts(VisibleView.from_game(current)))
-        return hint_report(current, weigh_cards=not lookahead_only)
+        return hint_report(current, weigh_cards=False if lookahead_only else None)
 
     play_out(game, ask=recorded_hint)
     return {"deal": number, "won": game.is_won, "runs": len(game.completed), "rows": rows}

@@ -640,6 +640,6 @@ def test_four_suit_classic_looks_deep_enough_for_a_long_card_turning_line() -> N
 )
 def test_each_variant_has_its_lookahead_budget(variant: tuple[str, int, str], budget: int) -> None:
     # Deeper where it was measured to play better (4 suits), shallower where 1 suit branches
-    # widely; docs/solver.md has the figures behind each.
+    # widely; docs/strength.md has the figures behind each.
     view = VisibleView.from_game(random_game(variant, 10_000, 20))
     assert default_node_budget(view) == budget

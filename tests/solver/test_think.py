@@ -17,13 +17,14 @@ from spider.cli import main
 from spider.env import SpiderEnv
 from spider.options import Options
 from spider.protocol import Session
-from spider.solver.hint import DEFAULT_HINT_NODES, hint_report
+from spider.solver.hint import DEFAULT_HINT_NODES, hint_report, weighs_next_card
 from spider.solver.search import solve
 from spider.solver.think import (
     LOOKAHEAD_NODES,
     MAX_LOOKAHEAD_NODES,
     ThinkProgress,
     hint_lead,
+    root_weighs_cards,
     think,
 )
 from spider.solver.think_pool import tree_seed
@@ -225,6 +226,39 @@ def test_the_root_looks_deeper_than_the_quick_hint() -> None:
     assert shallow.line == truncate_line(
         view, hint_report(game, DEFAULT_HINT_NODES, endgame=False).options[0].line
     )
+
+
+def test_the_root_weighs_turned_cards_at_four_suit_classic() -> None:
+    # 4-suit Classic tuning deal 10,500 after six moves: the root lookahead's best line and its
+    # best line weighed over the cards each could turn differ.  "Think harder" answers the
+    # weighed one (one play-out cannot overrule it); the quick hint does not weigh at 4 suits.
+    game = golden_game("weighed_root.json")
+    view = VisibleView.from_game(game)
+    assert root_weighs_cards(view) and not weighs_next_card(view)
+    weighed = hint_report(game, LOOKAHEAD_NODES, endgame=False, weigh_cards=True).options[0]
+    plain = hint_report(game, LOOKAHEAD_NODES, endgame=False, weigh_cards=False).options[0]
+    assert truncate_line(view, weighed.line) != truncate_line(view, plain.line)
+    assert think(game, iterations=1, seed=0).line == truncate_line(view, weighed.line)
+    assert hint_report(game) == hint_report(game, weigh_cards=False)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "suits", "rule", "weighs"),
+    [
+        ("spider", 1, "classic", False),
+        ("spider", 2, "classic", True),
+        ("spider", 2, "flexible", False),
+        ("spider", 4, "classic", True),
+        ("spider", 4, "flexible", False),
+        ("spiderette", 2, "classic", False),
+        ("spiderette", 4, "classic", False),
+    ],
+)
+def test_the_root_weighs_where_it_was_measured_to_help(
+    game_name: str, suits: int, rule: str, weighs: bool
+) -> None:
+    game = Game.new(game_name, suits=suits, rule=rule, number=10_000)
+    assert root_weighs_cards(VisibleView.from_game(game)) is weighs
 
 
 def test_a_time_budget_or_a_stop_cuts_the_root_lookahead_short() -> None:

@@ -80,6 +80,7 @@ __all__ = [
     "link_counts",
     "lookahead_gain",
     "visited_positions",
+    "weighs_next_card",
 ]
 
 DEFAULT_HINT_NODES: Final = 1000
@@ -94,12 +95,12 @@ line that turns a card often needs several moves to take off-suit builds apart, 
 positions have few moves, so a deeper look costs little: on tuning deals 10,000-10,199 of
 4-suit Classic Spider it won 12 games against 9 at :data:`DEFAULT_HINT_NODES`, with 0.64 runs
 removed a game against 0.49, and its 95th-percentile hint stayed under 100 ms
-(``docs/solver.md``)."""
+(``docs/strength.md``)."""
 
 FOUR_SUIT_FLEXIBLE_HINT_NODES: Final = 3000
 """The default budget in 4-suit games under the flexible rule: on tuning deals 10,000-10,199 it
 won 98 games against 90 at :data:`DEFAULT_HINT_NODES` (4.06 runs a game against 3.73), with a
-95th-percentile hint of 66 ms (``docs/solver.md``)."""
+95th-percentile hint of 66 ms (``docs/strength.md``)."""
 
 
 def default_node_budget(view: VisibleView) -> int:
@@ -146,14 +147,14 @@ _SUITED: Final = 20
 _LINKED: Final = 3
 _BREAK: Final = 5
 _COVER: Final = 2
-# The same four column weights in 4-suit classic games, tuned apart (see docs/solver.md).
+# The same four column weights in 4-suit classic games, tuned apart (see docs/strength.md).
 _SUITED_FOUR_SUITS: Final = 20
 _LINKED_FOUR_SUITS: Final = 3
 _BREAK_FOUR_SUITS: Final = 5
 _COVER_FOUR_SUITS: Final = 2
 # 2-suit Spider: weights learned from games (a logistic regression of the outcome on these
 # facts, over the positions of 400 games the hint played on deals 20,000-20,399; see
-# docs/solver.md, "A learned evaluation at 2 suits"), scaled so that a turned card is _TURN.
+# docs/strength.md, "A learned evaluation at 2 suits"), scaled so that a turned card is _TURN.
 _RUN_TWO_SUITS: Final = 352
 _EMPTY_TWO_SUITS: Final = 304
 _SUITED_TWO_SUITS: Final = 1.9
@@ -357,7 +358,7 @@ def _four_suit_classic(view: VisibleView) -> bool:
 def _two_suit_spider(view: VisibleView) -> bool:
     """True in 2-suit Spider (ten columns, two decks), whose evaluation was learned from games
     (``_*_TWO_SUITS``).  Not in 2-suit Spiderette: there the same weights lost games (54 wins
-    of tuning deals 10,000-10,199 against 72, ``docs/solver.md``)."""
+    of tuning deals 10,000-10,199 against 72, ``docs/strength.md``)."""
     return view.suits == 2 and view.game == "spider"
 
 
@@ -967,7 +968,7 @@ def hint_report(
     visited: Visited | None = None,
     *,
     endgame: bool = True,
-    weigh_cards: bool = True,
+    weigh_cards: bool | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> HintReport:
     """Rank every helpful move of the visible position, best first.
@@ -976,11 +977,13 @@ def hint_report(
     variant.  A move that leads back to a position in ``visited`` is never offered; by default
     that is :func:`visited_positions` of a game (none for a bare view).  With
     ``endgame=False`` the full solver is never asked (see :mod:`.endgame`): the options are the
-    lookahead's, as a search that weighs lines itself ("Think harder") wants them.  In 2-suit
-    Spider under the classic rule the lookahead's best :data:`CHANCE_LINES` lines are then
-    weighed over every card the one each turns could be (:mod:`.chance`) and offered best
-    first by that expectation (their ``gain`` stays the lookahead's); ``weigh_cards=False``
-    keeps the lookahead's order, for a search's play-outs that cannot afford it.  ``stop``,
+    lookahead's, as a search that weighs lines itself ("Think harder") wants them.  Where the
+    quick hint weighs turned cards (:func:`weighs_next_card`: 2-suit Spider under the classic
+    rule) the lookahead's best :data:`CHANCE_LINES` lines are then weighed over every card the
+    one each turns could be (:mod:`.chance`) and offered best first by that expectation (their
+    ``gain`` stays the lookahead's).  ``weigh_cards=True`` weighs them in any variant (for a
+    slower search that can afford it), ``False`` keeps the lookahead's order (for a search's
+    play-outs that cannot); the default, None, weighs where the quick hint does.  ``stop``,
     asked now and then during the lookahead, ends it early when it returns True: the report
     then rests on the positions seen so far (a caller with a clock uses it; without one the
     report depends on nothing but the position).
@@ -999,7 +1002,8 @@ def hint_report(
     if node_budget is None:
         node_budget = default_node_budget(view)
     search, helpful = _lookahead(view, node_budget, visited, stop)
-    if weigh_cards and _weighs_next_card(view) and len(helpful) > 1:
+    weighs = weighs_next_card(view) if weigh_cards is None else weigh_cards
+    if weighs and len(helpful) > 1:
         helpful = _weigh_next_card(view, helpful, visited, search, stop)
     options = []
     for gain, _move, line in helpful:
@@ -1109,9 +1113,11 @@ def _best_gain(view: VisibleView, node_budget: int, visited: Visited) -> float:
     return best if best > _HELPS else 0.0
 
 
-def _weighs_next_card(view: VisibleView) -> bool:
-    """True where the hint weighs its best lines over the card each turns (2-suit Spider
-    under the classic rule: there it won more games, ``docs/solver.md``)."""
+def weighs_next_card(view: VisibleView) -> bool:
+    """True where the quick hint weighs its best lines over the card each turns: 2-suit
+    Spider under the classic rule, where it won more games (``docs/strength.md``).  At 1 suit
+    and under the Flexible rule it won no more; at 4-suit Classic it costs about four times
+    the quick hint's time, so there only "Think harder" weighs (at its root)."""
     return _two_suit_spider(view) and not view.flexible
 
 

@@ -8,9 +8,10 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
   them, its best :data:`MAX_ACTIONS` (fewer on a small iteration budget: one line per
   :data:`ITERATIONS_PER_LINE` iterations, at least 2); when it offers none, the deal.  At the
   root the hint's lookahead looks at :data:`LOOKAHEAD_NODES` positions, far more than the quick
-  hint does, and its best lines are weighed over the cards they could turn where the quick
-  hint weighs them (:mod:`.chance`): its best line is the answer unless the play-outs overrule
-  it.  Inside the tree the lines keep the lookahead's order (weighing them is too slow there).
+  hint does, and its best lines are weighed over the cards they could turn (:mod:`.chance`)
+  where :func:`root_weighs_cards` says: where the quick hint weighs them, and in 4-suit Classic
+  Spider too.  Its best line is the answer unless the play-outs overrule it.  Inside the tree
+  the lines keep the lookahead's order (weighing them is too slow there).
 * **Outcomes**: each card turned or dealt is drawn from the unseen cards (the variant's deck minus
   every card seen) at the moment the search turns it (:class:`~.think_world.World`).  Each
   action keeps at most :data:`OUTCOMES_PER_ACTION` sampled outcomes; once it has that many, a
@@ -57,7 +58,7 @@ from ..game import Game
 from ..moves import Action, Move, action_text
 from ..rules import RUN_LENGTH
 from .endgame import EndgameLine, endgame_line
-from .hint import Evaluation, Visited, hint_report, visited_positions
+from .hint import Evaluation, Visited, hint_report, visited_positions, weighs_next_card
 from .limits import should_stop
 from .search import solve
 from .think_world import DEAL_LINE, Draws, World, truncate_line
@@ -85,6 +86,7 @@ __all__ = [
     "ThinkReason",
     "ThinkReport",
     "hint_lead",
+    "root_weighs_cards",
     "think",
 ]
 
@@ -126,7 +128,7 @@ the quick hint looks in each variant (4 times at 4-suit Classic).  Its best line
 unless the play-outs overrule it (:func:`hint_lead`).  It was chosen on the first 69 tuning
 deals of 4-suit Classic (10,000-10,068: 6 wins against 4 at the quick hint's 4,000); all 200
 (10,000-10,199) later gave 8 against 12, so it is no stronger there, only slower
-(``docs/solver.md``, "A deeper lookahead at 4-suit Classic")."""
+(``docs/strength.md``, "A deeper lookahead at 4-suit Classic")."""
 
 MAX_LOOKAHEAD_NODES: Final = 10_000_000
 """The largest root lookahead accepted."""
@@ -448,6 +450,15 @@ def lines_of(
     return lines
 
 
+def root_weighs_cards(view: VisibleView) -> bool:
+    """True where the root's best lines are weighed over the cards they could turn: where the
+    quick hint weighs them (:func:`~.hint.weighs_next_card`), and in 4-suit Spider under the
+    classic rule, where the weighing costs the quick hint too much time but won more games
+    (``docs/strength.md``, "The next card weighed at 4-suit Classic")."""
+    four_suit_classic = view.game == "spider" and view.suits == 4 and not view.flexible
+    return four_suit_classic or weighs_next_card(view)
+
+
 # --------------------------------------------------------------------------- public API
 
 
@@ -521,7 +532,7 @@ def think(
     lookahead_stop = _lookahead_stop(stop, cutoff)
     try:
         root_lines = lines_of(
-            view, visited, search.width, lookahead, lookahead_stop, weigh_cards=True
+            view, visited, search.width, lookahead, lookahead_stop, root_weighs_cards(view)
         )
         search.root.set_lines(root_lines)
     except KeyboardInterrupt:
