@@ -540,12 +540,15 @@ class _Search:
             return 0.0
         total0, down0, evaluation = self.total0, self.down0, self.evaluation
         before = evaluation.value(columns, down, total0, down0)
+        start = columns
         while () in columns:
             move = _refill_move(columns, down, self.flexible, evaluation, (total0, down0))
             if move is None:
                 break
             applied = apply_visible(columns, down, move)
             columns, down = applied.columns, applied.down
+        if columns is start:  # nothing could be filled: the value is the one just worked out
+            return 0.0
         after = evaluation.value(columns, down, total0, down0)
         # A fill that gains (it turns a card, say) is a move of its own, not part of this
         # position.
@@ -1287,7 +1290,8 @@ def _first_best_fill(
     for move in fills:
         applied = apply_visible(columns, down, move)
         value = evaluation.value(applied.columns, applied.down, total0, down0)
-        new = (applied.columns, applied.down) not in visited
+        # With nothing visited (the quick refill) there is no need to hash the position.
+        new = not visited or (applied.columns, applied.down) not in visited
         if best is None or (new, value) > best[:2]:
             best = (new, value, move)
     return None if best is None else best[1:]
