@@ -228,6 +228,33 @@ def test_following_the_hint_never_goes_round_in_circles() -> None:
     assert report.text == "No move seems to help. 1 deal is left."
 
 
+def test_no_circles_once_every_card_is_face_up() -> None:
+    """4-suit Spiderette deal 266 with every card face up and the last deal (3 cards) to come.
+    Under the classic rule at 4 suits an empty column is worth keeping while it can turn cards,
+    so the lookahead used to value it for itself here too: the hint emptied a column, offered
+    to fill it for the deal, then emptied another, through new positions each time, for 1,500
+    actions.  With nothing face down it now judges positions refilled for the deal: a player who
+    follows it fills, deals and wins."""
+    game = Game.from_text(
+        "spiderette 4 classic standard #266 / score=481 moves=119 removed=S / 3H 2H AH / "
+        "KH QH JH 10H 9H 8H 7H 6H 5H / 4H / 7C 6C 5C 4C 3C 2C AC / - / KD QD JD 10D / "
+        "KC QC JC 10C 9C 8D 7D 6D 5D 4D 3D 2D / 8c ad 9d"
+    )
+    assert sum(game.face_down) == 0 and game.deals_left == 1
+    actions_before_deal = None
+    for action in range(40):
+        report = hint_report(game)
+        if report.options:
+            game.push(report.options[0].move)
+        elif game.can_deal():
+            actions_before_deal = action
+            game.deal()
+        if game.is_won:
+            break
+    assert actions_before_deal is not None and actions_before_deal <= 10
+    assert game.is_won
+
+
 def test_a_move_back_to_a_visited_position_is_never_offered() -> None:
     game = _spider(2, ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"])
     view = VisibleView.from_game(game)

@@ -28,7 +28,8 @@ first move: a shortest line (breadth first) or, when none is within its budget, 
 A player who does what the hint says must get somewhere, so two rules keep it from going round
 in circles (for example filling an empty column to deal, then being told to empty it again).
 While a deal is still to come, positions are compared as they will be once their empty columns
-are filled again for it (:meth:`_Search.refill_loss`; not in 4-suit classic games).  And the hint
+are filled again for it (:meth:`_Search.refill_loss`; in 4-suit classic games only once every card
+is face up).  And the hint
 never leads back to a position the game has been in since its last deal, card turned or run
 removed (:func:`visited_positions`, read from the game's history, which the player saw).
 """
@@ -351,8 +352,19 @@ def _column_scores(view: VisibleView) -> _ColumnScores:
 def _four_suit_classic(view: VisibleView) -> bool:
     """True in 4-suit games under the classic rule, where the hint weighs things differently:
     an empty column is worth more, a turned card is valued by expectation (:class:`_Reveal`)
-    and empty columns are not judged refilled before a deal (:meth:`_Search.refill_loss`)."""
+    and, while cards are face down, empty columns are not judged refilled before a deal
+    (:func:`_judges_refilled`)."""
     return view.suits == 4 and not view.flexible
+
+
+def _judges_refilled(view: VisibleView) -> bool:
+    """True where the lookahead judges a position with its empty columns filled again while a
+    deal is to come (:meth:`_Search.refill_loss`): everywhere but in 4-suit classic games that
+    still have face-down cards.  There an empty column kept is what takes off-suit builds apart
+    to turn them; once every card is face up it has nothing left to turn, and a hint that valued
+    it for itself would empty a column, offer to fill it for the deal, then empty another, for
+    ever (4-suit Spiderette deal 266 did so for 1,500 actions)."""
+    return not _four_suit_classic(view) or not any(view.down)
 
 
 def _two_suit_spider(view: VisibleView) -> bool:
@@ -514,7 +526,7 @@ class _Search:
         self.weights = (evaluation.empty, turn, evaluation.run)
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
-        self.refills = view.deal_ever_possible and not _four_suit_classic(view)
+        self.refills = view.deal_ever_possible and _judges_refilled(view)
         self.deals_to_come = view.deal_ever_possible
         self.stock_cards = view.stock_cards
         self.budget = budget
@@ -532,9 +544,9 @@ class _Search:
         the best move into an empty column, as :func:`fill_move` picks it); fills never add
         value.  Without this, a line that only empties a column looks like a gain: a player who
         followed the hint would empty a column, be told to fill it to deal, then to empty
-        another, and so on.  Not in 4-suit classic games: there an empty column is what takes
-        off-suit builds apart, and keeping it until nothing else helps won more games (see
-        ``docs/solver.md``).
+        another, and so on.  Not in 4-suit classic games while cards are face down: there an
+        empty column is what takes off-suit builds apart, and keeping it until nothing else
+        helps won more games (see ``docs/solver.md`` and :func:`_judges_refilled`).
         """
         if not self.refills or () not in columns:
             return 0.0
