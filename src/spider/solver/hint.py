@@ -29,9 +29,9 @@ A player who does what the hint says must get somewhere, so two rules keep it fr
 in circles (for example filling an empty column to deal, then being told to empty it again).
 While a deal is still to come, positions are compared as they will be once their empty columns
 are filled again for it (:meth:`_Search.refill_loss`; in 4-suit classic games only once every card
-is face up).  And the hint
-never leads back to a position the game has been in since its last deal, card turned or run
-removed (:func:`visited_positions`, read from the game's history, which the player saw).
+is face up).  And the hint never leads back to a position the game has been in since its last
+deal, card turned or run removed (:func:`visited_positions`, read from the game's history, which
+the player saw).
 """
 
 from __future__ import annotations
