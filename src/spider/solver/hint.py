@@ -45,14 +45,13 @@ from ..cards import SUIT_NAMES, SUITS
 from ..game import Game
 from ..moves import Move
 from ..options import Options
-from ..rules import EMPTY, RUN_LENGTH, deal_blocked_forever, destination_index, link_counts
+from ..rules import RUN_LENGTH, deal_blocked_forever, link_counts
 from .chance import expected_values
 from .endgame import EndgameLine, endgame_line
 from .nomoves import find_useful_line
 from .think_world import World
 from .view import (
     UNKNOWN,
-    Applied,
     VisibleView,
     apply_visible,
     group_length,
@@ -286,29 +285,32 @@ are worth; the last two count only in columns over face-down cards (per face-up 
 break on top of the first break weight)."""
 
 
-class _ColumnScores:
-    """Scores of single columns under one set of :data:`ColumnWeights`, cached (a column recurs
-    in many positions of a search, and across searches)."""
+class _ColumnScores(dict[tuple[tuple[int, ...], int], float]):
+    """Scores of single columns under one set of :data:`ColumnWeights`, by ``(column, face-down
+    count)``: a column recurs in many positions of a search, and across searches.
+
+    A missing key is worked out on first use (``scores[column, down]``), so the lookahead's inner
+    loop reads a score with one subscript and no call of its own."""
 
     _LIMIT: Final = 200_000
 
     def __init__(self, weights: ColumnWeights) -> None:
+        super().__init__()
         self.suited, self.linked, self.breaks, self.cover, self.covered_breaks = weights
-        self.cache: dict[tuple[tuple[int, ...], int], float] = {}
+
+    def __missing__(self, key: tuple[tuple[int, ...], int]) -> float:
+        column, down = key
+        score = self._compute(column, down) if column else 0.0
+        if len(self) > self._LIMIT:
+            self.clear()
+        self[key] = score
+        return score
 
     def score(self, column: tuple[int, ...], down: int) -> float:
         """One-suit and any-suit links, less breaks (with a weight of their own over face-down
         cards) and the cards piled on face-down ones.  An empty column scores 0: its worth
         depends on the variant."""
-        key = (column, down)
-        cached = self.cache.get(key)
-        if cached is not None:
-            return cached
-        score = self._compute(column, down) if column else 0.0
-        if len(self.cache) > self._LIMIT:
-            self.cache.clear()
-        self.cache[key] = score
-        return score
+        return self[column, down]
 
     def _compute(self, column: tuple[int, ...], down: int) -> float:
         suited, linked, breaks = link_counts(column)
@@ -520,7 +522,7 @@ class _Search:
     def __init__(self, view: VisibleView, budget: int) -> None:
         self.flexible = view.flexible
         self.evaluation = evaluation = Evaluation(view)
-        self.column_score = evaluation.column_scores.score
+        self.scores = evaluation.column_scores
         self.reveal = _Reveal(view) if _four_suit_classic(view) else None
         turn = 0 if self.reveal is not None else _TURN
         self.weights = (evaluation.empty, turn, evaluation.run)
@@ -601,39 +603,66 @@ class _Search:
         return deal_blocked_forever(self.stock_cards, table_after, len(columns))
 
     def _expand(self, node: _Node) -> None:
-        """Push every unseen child of ``node`` and update the best line of its first move."""
+        """Push every unseen child of ``node`` and update the best line of its first move.
+
+        The inner loop of the hint, written out to spare calls per child.  A child's value is
+        its parent's plus what its move changed: only the move's two columns change, so their
+        scores (:class:`_ColumnScores`) before and after, an empty column more or fewer, a card
+        turned (worth nothing here where :class:`_Reveal` values it) and a run removed."""
         _, node_id, columns, down, value, depth, first, unknown, inherited = node
         depth += 1
         reveal = self.reveal
-        flexible = self.flexible
-        infos = _node_infos(columns, flexible, inherited)
+        infos = _node_infos(columns, self.flexible, inherited)
         back = None if inherited is None else inherited[2]
-        seen = self.seen
-        for move in _useful_moves(columns, down, flexible, infos):
+        seen, scores, best, parents, heap = (
+            self.seen,
+            self.scores,
+            self.best,
+            self.parents,
+            self.heap,
+        )
+        empty, turn, run = self.weights
+        step = _STEP * depth
+        generated = 0
+        for move in _useful_moves(columns, down, self.flexible, infos):
             if move == back:
                 continue  # it leads back to the parent, which is seen
-            applied = apply_visible(columns, down, move)
-            new_columns, new_down, flipped, run_suit = applied
+            new_columns, new_down, flipped, run_suit = apply_visible(columns, down, move)
             size = len(seen)
             seen.add((new_columns, new_down))
             if len(seen) == size:
                 continue  # seen before (one hash instead of a lookup and an add)
-            self.nodes += 1
+            generated += 1
             if run_suit >= 0 and self._blocks_deals(columns, down):
                 continue
-            child = value + _delta(columns, down, move, applied, self.weights, self.column_score)
-            child_id = len(self.parents)
-            self.parents.append((node_id, move))
+            src, dst, _ = move
+            child = value + (
+                empty
+                * (
+                    (not new_columns[src])
+                    + (not new_columns[dst])
+                    - (not columns[src])
+                    - (not columns[dst])
+                )
+                + scores[new_columns[src], new_down[src]]
+                + scores[new_columns[dst], new_down[dst]]
+                - scores[columns[src], down[src]]
+                - scores[columns[dst], down[dst]]
+                + turn * flipped
+                + (run if run_suit >= 0 else 0)
+            )
+            child_id = len(parents)
+            parents.append((node_id, move))
             root_move = child_id if first < 0 else first
-            net = child - _STEP * depth
+            net = child - step
             turned = unknown or flipped > 0
             if turned and reveal is not None:
                 net += reveal.value(new_columns, new_down)
-            known = self.best.get(root_move)
+            known = best.get(root_move)
             if known is None or net > known[0]:
-                self.best[root_move] = (net, child_id)
+                best[root_move] = (net, child_id)
             heapq.heappush(
-                self.heap,
+                heap,
                 (
                     -net,
                     child_id,
@@ -643,9 +672,10 @@ class _Search:
                     depth,
                     root_move,
                     turned,
-                    (infos, move, None if run_suit >= 0 else (move.dst, move.src, move.count)),
+                    (infos, move, None if run_suit >= 0 else (dst, src, move.count)),
                 ),
             )
+        self.nodes += generated
 
 
 def _refill_move(
@@ -730,37 +760,6 @@ def _line(parents: list[tuple[int, Move]], node: int) -> tuple[Move, ...]:
     return tuple(reversed(moves))
 
 
-def _delta(
-    columns: Columns,
-    down: tuple[int, ...],
-    move: Move,
-    applied: Applied,
-    weights: tuple[float, float, float],
-    column_score: Callable[[tuple[int, ...], int], float],
-) -> float:
-    """How much the value changes with a move (only its two columns change).
-
-    ``weights`` are the worth of an empty column, of a turned card (0 where :class:`_Reveal`
-    values it instead) and of a run removed; ``column_score`` is the
-    :meth:`_ColumnScores.score` of the variant.
-    """
-    empty, turn, run = weights
-    src, dst, _ = move
-    new_columns, new_down, flipped, run_suit = applied
-    emptied = (
-        (not new_columns[src]) + (not new_columns[dst]) - (not columns[src]) - (not columns[dst])
-    )
-    return (
-        empty * emptied
-        + column_score(new_columns[src], new_down[src])
-        + column_score(new_columns[dst], new_down[dst])
-        - column_score(columns[src], down[src])
-        - column_score(columns[dst], down[dst])
-        + turn * flipped
-        + (run if run_suit >= 0 else 0)
-    )
-
-
 def _useful_moves(
     columns: Columns, down: tuple[int, ...], flexible: bool, infos: list[_Info] | None = None
 ) -> list[Move]:
@@ -778,13 +777,22 @@ def _useful_moves(
 
     ``infos`` are the :func:`_column_info` of the columns, when the caller has them.
     """
-    targets, empties = destination_index([column[-1] if column else EMPTY for column in columns])
-    first_empty = empties[0] if empties else -1
     if infos is None:
         infos = [_column_info(column, flexible) for column in columns]
+    # Where groups may go (as :func:`~spider.rules.destination_index` finds it: the columns by
+    # the rank their top card takes, left to right, and the first empty column) and the cards
+    # the columns want, in one pass.
+    targets: list[list[int]] = [[] for _ in range(14)]
+    first_empty = -1
     wanted: set[int] = set()
     for index, column in enumerate(columns):
-        if column and column[-1] != UNKNOWN:
+        if not column:
+            if first_empty < 0:
+                first_empty = index
+            continue
+        top = column[-1]
+        if top != UNKNOWN:
+            targets[(top & 15) - 1].append(index)
             wanted.update(infos[index][1])
     moves: list[Move] = []
     append = moves.append
