@@ -779,12 +779,10 @@ def _useful_moves(
     """
     if infos is None:
         infos = [_column_info(column, flexible) for column in columns]
-    # Where groups may go (as :func:`~spider.rules.destination_index` finds it: the columns by
-    # the rank their top card takes, left to right, and the first empty column) and the cards
-    # the columns want, in one pass.
-    targets: list[list[int]] = [[] for _ in range(14)]
+    # Where groups may go, as :func:`~spider.rules.destination_index` finds it: the columns by
+    # the rank their top card takes (left to right) and the first empty column.
+    targets = [_NO_TARGETS] * 14
     first_empty = -1
-    wanted: set[int] = set()
     for index, column in enumerate(columns):
         if not column:
             if first_empty < 0:
@@ -792,8 +790,13 @@ def _useful_moves(
             continue
         top = column[-1]
         if top != UNKNOWN:
-            targets[(top & 15) - 1].append(index)
-            wanted.update(infos[index][1])
+            rank = (top & 15) - 1
+            onto = targets[rank]
+            if onto is _NO_TARGETS:
+                targets[rank] = [index]
+            else:
+                onto.append(index)
+    wanted: set[int] | None = None  # the cards the columns want, found when first needed
     moves: list[Move] = []
     append = moves.append
     new = tuple.__new__  # without the frame of Move's generated __new__
@@ -801,18 +804,25 @@ def _useful_moves(
         whole = len(columns[src])
         for count, moved, below, leave in pieces:
             onto = targets[moved & 15]
-            if below and below not in wanted:
-                for dst in onto:
-                    target = columns[dst]
-                    if target[-1] == moved + 1 and group_length(target, False) > leave:
-                        append(new(Move, (src, dst, count)))
-                continue
+            if below:
+                if wanted is None:
+                    # An empty or unknown-topped column wants nothing (it has no pieces).
+                    wanted = set().union(*[info[1] for info in infos])
+                if below not in wanted:
+                    for dst in onto:
+                        target = columns[dst]
+                        if target[-1] == moved + 1 and group_length(target, False) > leave:
+                            append(new(Move, (src, dst, count)))
+                    continue
             for dst in onto:
                 append(new(Move, (src, dst, count)))
             if first_empty >= 0 and (count < whole or down[src]):
                 append(new(Move, (src, first_empty, count)))
     return moves
 
+
+_NO_TARGETS: Final[list[int]] = []
+"""No column to go onto (shared, never appended to)."""
 
 _Piece = tuple[int, int, int, int]
 _Info = tuple[list[_Piece], set[int]]
