@@ -21,6 +21,7 @@ from spider.solver.hint import (
     FOUR_SUIT_CLASSIC_HINT_NODES,
     FOUR_SUIT_FLEXIBLE_HINT_NODES,
     ONE_SUIT_HINT_NODES,
+    ONE_SUIT_SPIDER_HINT_NODES,
     REASONS,
     Evaluation,
     _best_fill,
@@ -652,10 +653,25 @@ def test_four_suit_classic_looks_deep_enough_for_a_long_card_turning_line() -> N
     assert len(advice.options[0].line) > 10
 
 
+def test_one_suit_spider_looks_deep_enough_for_a_card_turning_line() -> None:
+    # 1-suit tuning deal 10,410 as the hint played it: within 300 positions (the 1-suit budget
+    # before) no line the lookahead offers turns a card; within the 4,000 it now looks at in
+    # 1-suit Spider games, its best line (7 moves) does.
+    game = golden_game("deep_lookahead.json", "one_suit")
+    assert (game.number, game.suits, game.rule) == (10_410, 1, "classic")
+    view = VisibleView.from_game(game)
+    assert default_node_budget(view) == ONE_SUIT_SPIDER_HINT_NODES > ONE_SUIT_HINT_NODES
+    shallow = hint_report(game, ONE_SUIT_HINT_NODES)
+    assert not any(turns_a_card(game, option.line) for option in shallow.options)
+    advice = hint_report(game)
+    assert advice.options and turns_a_card(game, advice.options[0].line)
+    assert len(advice.options[0].line) > 5
+
+
 @pytest.mark.parametrize(
     ("variant", "budget"),
     [
-        (("spider", 1, "classic"), ONE_SUIT_HINT_NODES),
+        (("spider", 1, "classic"), ONE_SUIT_SPIDER_HINT_NODES),
         (("spiderette", 1, "classic"), ONE_SUIT_HINT_NODES),
         (("spider", 2, "classic"), DEFAULT_HINT_NODES),
         (("spider", 2, "flexible"), DEFAULT_HINT_NODES),
@@ -666,7 +682,7 @@ def test_four_suit_classic_looks_deep_enough_for_a_long_card_turning_line() -> N
     ],
 )
 def test_each_variant_has_its_lookahead_budget(variant: tuple[str, int, str], budget: int) -> None:
-    # Deeper where it was measured to play better (4 suits), shallower where 1 suit branches
-    # widely; docs/strength.md has the figures behind each.
+    # Deeper where it was measured to play better (4 suits, 1-suit Spider), shallower in 1-suit
+    # Spiderette, where a deeper look won no more; docs/strength.md has the figures behind each.
     view = VisibleView.from_game(random_game(variant, 10_000, 20))
     assert default_node_budget(view) == budget

@@ -67,6 +67,7 @@ __all__ = [
     "FOUR_SUIT_CLASSIC_HINT_NODES",
     "FOUR_SUIT_FLEXIBLE_HINT_NODES",
     "ONE_SUIT_HINT_NODES",
+    "ONE_SUIT_SPIDER_HINT_NODES",
     "REASONS",
     "Evaluation",
     "Hint",
@@ -87,7 +88,14 @@ DEFAULT_HINT_NODES: Final = 1000
 """Positions the lookahead generates or expands before it stops (deterministic, not timed)."""
 
 ONE_SUIT_HINT_NODES: Final = 300
-"""The default budget in 1-suit games: they branch far more, and a larger budget won no more."""
+"""The default budget in 1-suit Spiderette: its games branch far more, and 4,000 positions won
+no more of them (139 of tuning deals 10,000-10,199 against 141)."""
+
+ONE_SUIT_SPIDER_HINT_NODES: Final = 4000
+"""The default budget in 1-suit Spider (ten columns): on tuning deals 10,000-10,399 it won 372
+games against 364 at :data:`ONE_SUIT_HINT_NODES` (23 deals won only with it, 15 only without;
+each half of the deals on its side) and removed 7.64 runs a game against 7.48, with a
+95th-percentile hint of 59 ms (``docs/strength.md``)."""
 
 FOUR_SUIT_CLASSIC_HINT_NODES: Final = 4000
 """The default budget in 4-suit games under the classic rule (Spider and Spiderette).  There a
@@ -104,11 +112,11 @@ won 98 games against 90 at :data:`DEFAULT_HINT_NODES` (4.06 runs a game against 
 
 
 def default_node_budget(view: VisibleView) -> int:
-    """The lookahead's budget for ``view``'s variant when none is given: 300 positions in 1-suit
-    games, 4,000 in 4-suit games under the classic rule, 3,000 under the flexible rule, 1,000
-    otherwise (2 suits)."""
+    """The lookahead's budget for ``view``'s variant when none is given: 4,000 positions in
+    1-suit Spider and 300 in 1-suit Spiderette, 4,000 in 4-suit games under the classic rule,
+    3,000 under the flexible rule, 1,000 otherwise (2 suits)."""
     if view.suits == 1:
-        return ONE_SUIT_HINT_NODES
+        return ONE_SUIT_SPIDER_HINT_NODES if view.game == "spider" else ONE_SUIT_HINT_NODES
     if _four_suit_classic(view):
         return FOUR_SUIT_CLASSIC_HINT_NODES
     if view.suits == 4:
