@@ -15,6 +15,8 @@ import spider.env
 from scripts.make_golden import PLAYTHROUGHS, playthrough
 from spider import DEAL, Game, IllegalMove, Move
 from spider.env import DEAL_ACTION, Observation, SpiderEnv
+from spider.solver.hint import visited_positions
+from spider.solver.view import VisibleView
 from tests.helpers import VARIANTS, random_game, reshuffle_hidden
 
 GOLDEN = Path(__file__).parent / "golden" / "env_playthrough.json"
@@ -205,3 +207,21 @@ def test_golden_playthroughs() -> None:
     for seeds, expected in zip(PLAYTHROUGHS, golden, strict=True):
         header, steps = playthrough(*seeds)
         assert {**header, "steps": steps} == expected
+
+
+def test_the_hint_and_think_line_know_the_positions_passed_since_progress() -> None:
+    # A bot that follows the hint or think_line must not be led back to a position it left:
+    # both read those positions from the game's history, which the environment keeps.
+    env = SpiderEnv("spider", suits=1)
+    env.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(300):
+        moves = [action for action in env.legal_actions() if action != DEAL_ACTION]
+        if not moves:
+            break
+        before = VisibleView.from_game(env.game)
+        _, _, over, _, info = env.step(rng.choice(moves))
+        if info["cards_turned"] == 0 and info["runs_removed"] == 0 and not over:
+            assert (before.columns, before.down) in visited_positions(env.game)
+            return
+    pytest.fail("no move without a card turned in 300 random steps")

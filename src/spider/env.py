@@ -42,6 +42,7 @@ from .solver.think import think
 
 __all__ = [
     "DEAL_ACTION",
+    "HISTORY_KEPT",
     "Observation",
     "SpiderEnv",
     "StepResult",
@@ -53,6 +54,12 @@ __all__ = [
 
 DEAL_ACTION: Final = 0
 """The integer action that deals a row from the stock."""
+
+HISTORY_KEPT: Final = 1000
+"""How many actions the environment's game keeps in its history (its undo limit).  Never used to
+undo: the history is where the hint and "Think harder" read the positions passed since the last
+card turned (:func:`spider.solver.hint.visited_positions`), so that a bot following them does
+not lead back to one.  Bounded, so that a long episode's memory stays small."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +246,12 @@ class SpiderEnv:
             if number is None:
                 number = self._rng.randrange(MAX_NUMBER + 1)
             self._game = Game.new(
-                v.game, suits=v.suits, rule=v.rule, number=number, scoring=v.scoring, undo_limit=0
+                v.game,
+                suits=v.suits,
+                rule=v.rule,
+                number=number,
+                scoring=v.scoring,
+                undo_limit=HISTORY_KEPT,
             )
         self._code = self._game.code
         self._steps = 0
@@ -249,7 +261,7 @@ class SpiderEnv:
     def _from_text(self, text: object) -> Game:
         if not isinstance(text, str):
             raise ValueError(f"reset option 'position' is a text, not {type(text).__name__}")
-        game = Game.from_text(text, undo_limit=0)
+        game = Game.from_text(text, undo_limit=HISTORY_KEPT)
         if game.options != self.variant:
             raise ValueError(
                 f"reset option 'position' is a game of {game.options}, not of {self.variant}"
@@ -284,8 +296,8 @@ class SpiderEnv:
         whole line may be played (it turns a card or removes a run only at its end).  Empty when
         no action helps.  ``ValueError`` for a bad budget or a game already won.
 
-        The environment keeps no history (``undo_limit=0``), so the positions passed since the
-        last card turned are not known to the search here.
+        The search knows the positions passed since the last card turned (the game keeps
+        :data:`HISTORY_KEPT` actions of history), so the line never leads back to one.
         """
         report = think(self.game, iterations=iterations, time_limit=time_limit, seed=seed)
         return [self.move_to_action(action) for action in report.line]
