@@ -2,8 +2,10 @@
 
     .venv/bin/python benchmarks/hint.py --deals 5 [--variants ...] [--budgets 1000,4000]
 
-Each deal is played out by the hint itself (``fairplay.play_out``, deterministic); every
-position where it is asked between actions ``--from`` and ``--to`` is timed.  By default four
+Each deal is played out by the hint itself (``fairplay.play_out``, deterministic), in a game
+that keeps its history as a player's does (so the hint reads the positions passed since the last
+card turned, and pays for it); every position where it is asked between actions ``--from`` and
+``--to`` is timed.  By default four
 variants: 1-suit and 4-suit Spider (both rules at 4 suits) and 4-suit Spiderette.  With
 ``--budgets`` each variant is measured once per lookahead budget (positions; ``default`` is the
 variant's own, :func:`spider.solver.hint.default_node_budget`), side by side in one run; the
@@ -36,7 +38,7 @@ def timings(
 ) -> list[float]:
     """Seconds per hint call (lookahead budget ``nodes``, None: the variant's own) at the
     mid-game positions of one deterministic play-out."""
-    game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=0)
+    game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     times: list[float] = []
     asked = 0
 
