@@ -45,7 +45,7 @@ from ..cards import SUIT_NAMES, SUITS
 from ..game import Game
 from ..moves import Move
 from ..options import Options
-from ..rules import RUN_LENGTH, deal_blocked_forever, link_counts
+from ..rules import EMPTY, RUN_LENGTH, deal_blocked_forever, destination_index, link_counts
 from .chance import expected_values
 from .endgame import EndgameLine, endgame_line
 from .nomoves import find_useful_line
@@ -787,23 +787,8 @@ def _useful_moves(
     """
     if infos is None:
         infos = [_column_info(column, flexible) for column in columns]
-    # Where groups may go, as :func:`~spider.rules.destination_index` finds it: the columns by
-    # the rank their top card takes (left to right) and the first empty column.
-    targets = [_NO_TARGETS] * 14
-    first_empty = -1
-    for index, column in enumerate(columns):
-        if not column:
-            if first_empty < 0:
-                first_empty = index
-            continue
-        top = column[-1]
-        if top != UNKNOWN:
-            rank = (top & 15) - 1
-            onto = targets[rank]
-            if onto is _NO_TARGETS:
-                targets[rank] = [index]
-            else:
-                onto.append(index)
+    targets, empties = destination_index([column[-1] if column else EMPTY for column in columns])
+    first_empty = empties[0] if empties else -1
     wanted: set[int] | None = None  # the cards the columns want, found when first needed
     moves: list[Move] = []
     append = moves.append
@@ -828,9 +813,6 @@ def _useful_moves(
                 append(new(Move, (src, first_empty, count)))
     return moves
 
-
-_NO_TARGETS: Final[list[int]] = []
-"""No column to go onto (shared, never appended to)."""
 
 _Piece = tuple[int, int, int, int]
 _Info = tuple[list[_Piece], set[int]]
