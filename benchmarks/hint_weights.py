@@ -5,8 +5,9 @@
 
 Plays deals ``--first`` .. ``--first + --deals - 1`` of Spider (``--suits``, ``--rule``) by the
 quick hint, as ``benchmarks/fairplay.py``'s ``hint`` player does (no undo, no peeking), with the
-module constants of :mod:`spider.solver.hint` named by ``--set`` changed in every process, and
-prints one line: wins, mean runs removed, mean cards left face down, seconds per game. With no
+constants named by ``--set`` changed in every process (each in the module that defines it:
+:mod:`spider.solver.evaluation`, :mod:`spider.solver.lookahead` or :mod:`spider.solver.hint`),
+and prints one line: wins, mean runs removed, mean cards left face down, seconds per game. With no
 ``--set`` it measures the weights as they are, the baseline to compare with. Deals below 10,000
 are refused: they are the deals the benchmarks report (``benchmarks/fairplay.py``), never tuned on.
 """
@@ -14,11 +15,13 @@ are refused: they are the deals the benchmarks report (``benchmarks/fairplay.py`
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
@@ -27,23 +30,44 @@ from fairplay import play_out
 from spider import Game
 
 TUNING_FROM = 10_000
-HINT_MODULE = "spider.solver.hint"
+HINT_MODULES = ("spider.solver.evaluation", "spider.solver.lookahead", "spider.solver.hint")
+"""Where the quick hint's constants live: its weights, its lookahead's and its own budgets."""
 
 Weights = dict[str, float]
 
 
-def _hint_module() -> object:
-    # ``spider.solver`` exports a function named ``hint``: take the module itself.
-    __import__(HINT_MODULE)
-    return sys.modules[HINT_MODULE]
+def hint_constant_module(name: str) -> ModuleType | None:
+    """The module of :data:`HINT_MODULES` that defines the constant ``name``, or None.
+
+    The module itself, not a name imported from it: ``spider.solver`` exports a function named
+    ``hint``, and a constant set on a module that only imported it would change nothing."""
+    for module_name in HINT_MODULES:
+        module = importlib.import_module(module_name)
+        if name in vars(module):
+            return module
+    return None
+
+
+def hint_constant(name: str) -> object:
+    """The value of the hint constant ``name`` (None when there is none of that name)."""
+    module = hint_constant_module(name)
+    return None if module is None else getattr(module, name)
+
+
+def set_hint_constants(weights: Weights) -> None:
+    """Set each named constant in the module that defines it (budgets stay whole numbers)."""
+    for name, value in weights.items():
+        module = hint_constant_module(name)
+        if module is None:
+            raise KeyError(f"{name} is not a constant of the quick hint")
+        setattr(module, name, int(value) if name.endswith("_NODES") else value)
 
 
 def _parse_weight(text: str) -> tuple[str, float]:
     name, sep, value = text.partition("=")
-    module = _hint_module()
-    if not sep or not name.startswith("_") or not hasattr(module, name):
+    if not sep or not name.lstrip("_").isupper() or hint_constant_module(name) is None:
         raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE, NAME a hint constant")
-    current = getattr(module, name)
+    current = hint_constant(name)
     if isinstance(current, bool) or not isinstance(current, int | float):
         raise argparse.ArgumentTypeError(f"{name} is not a numeric weight")
     try:
@@ -55,10 +79,7 @@ def _parse_weight(text: str) -> tuple[str, float]:
 def play(task: tuple[Weights, int, str, int]) -> tuple[bool, int, int, float]:
     """One deal by the hint with ``weights`` set: (won, runs, face-down left, seconds)."""
     weights, suits, rule, number = task
-    module = _hint_module()
-    for name, value in weights.items():
-        # Node budgets stay whole numbers; weights may take any value.
-        setattr(module, name, int(value) if name.endswith("_NODES") else value)
+    set_hint_constants(weights)
     game = Game.new("spider", suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
     play_out(game)

@@ -45,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from fairplay import play_out
-from hint_weights import Weights, _hint_module, _parse_weight
+from hint_weights import Weights, _parse_weight, set_hint_constants
 
 from spider import Game
 from spider.solver.hint import HintReport, hint_report, link_counts
@@ -72,7 +72,8 @@ CONSTANTS = {
     "cover": "_COVER_TWO_SUITS (negated)",
     "covered_breaks": "_COVERED_BREAK_TWO_SUITS (negated)",
 }
-"""Where each learned weight goes in ``spider.solver.hint`` (the hint subtracts the last three)."""
+"""Where each learned weight goes in ``spider.solver.evaluation`` (the hint subtracts the last
+three)."""
 
 
 def facts(view: VisibleView) -> list[int]:
@@ -97,9 +98,7 @@ def play(task: tuple[Weights, bool, str, int, str, int]) -> dict[str, Any]:
     cards they turn unless ``lookahead_only``); its outcome and the facts of every position it
     was asked about."""
     weights, lookahead_only, game_name, suits, rule, number = task
-    module = _hint_module()
-    for name, value in weights.items():
-        setattr(module, name, value)
+    set_hint_constants(weights)
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     rows: list[list[int]] = []
 

@@ -3,15 +3,15 @@
     .venv/bin/python benchmarks/tune_hint.py --suits 4 --first 10000 --deals 60 \\
         --generations 10 --jobs 2 --out benchmarks/results/tune-hint-4-classic.jsonl
 
-Each candidate is a set of weights (the constants of :mod:`spider.solver.hint` named by
-``--weights``), searched as the logarithm of its ratio to the weight as it is, so CMA-ES's steps
-are factors and the weights stay positive.  A candidate plays deals ``--first`` ..
-``--first + --deals - 1`` by the quick hint, as ``benchmarks/fairplay.py``'s ``hint`` player does
-(no undo, no peeking), and scores the mean, over those deals, of the cards turned plus
-``RUN_POINTS`` per run removed plus ``WIN_POINTS`` per win: wins alone are too rare at 4-suit
-Classic (a few in a hundred) to tell candidates apart.  Every candidate plays the same deals;
-that removes less of the luck than one would hope, since a small change of weight changes one
-early choice and the game goes elsewhere (``docs/strength.md`` has the figures).
+Each candidate is a set of weights (the quick hint's constants named by ``--weights``, most of
+them in :mod:`spider.solver.evaluation`), searched as the logarithm of its ratio to the weight
+as it is, so CMA-ES's steps are factors and the weights stay positive.  A candidate plays deals
+``--first`` .. ``--first + --deals - 1`` by the quick hint, as ``benchmarks/fairplay.py``'s
+``hint`` player does (no undo, no peeking), and scores the mean, over those deals, of the cards
+turned plus ``RUN_POINTS`` per run removed plus ``WIN_POINTS`` per win: wins alone are too rare
+at 4-suit Classic (a few in a hundred) to tell candidates apart.  Every candidate plays the same
+deals; that removes less of the luck than one would hope, since a small change of weight changes
+one early choice and the game goes elsewhere (``docs/strength.md`` has the figures).
 
 Every candidate's result goes to ``--out`` as it ends.  The optimiser's candidates depend only on
 its seed and the results told to it, so running the same command again replays the recorded
@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hint_weights import TUNING_FROM, Weights, _hint_module, play
+from hint_weights import TUNING_FROM, Weights, hint_constant, play
 
 warnings.filterwarnings("ignore", message="Could not import matplotlib")
 import cma  # noqa: E402  (after the filter: it warns on import when matplotlib is missing)
@@ -151,12 +151,11 @@ def main() -> None:
         parser.error("--deals from 1 to 10,000 and --jobs from 1 to 64")
     if not 1 <= args.generations <= 1000 or not 4 <= args.population <= 100:
         parser.error("--generations from 1 to 1,000 and --population from 4 to 100")
-    module = _hint_module()
     names = [name.strip() for name in args.weights.split(",") if name.strip()]
-    unknown = [name for name in names if not isinstance(getattr(module, name, None), int | float)]
+    unknown = [name for name in names if not isinstance(hint_constant(name), int | float)]
     if unknown or not names:
         parser.error(f"not numeric constants of the hint: {', '.join(unknown) or '(none)'}")
-    base = [float(getattr(module, name)) for name in names]
+    base = [float(hint_constant(name)) for name in names]
     done = read_done(args.out)
     options = {
         "popsize": args.population,

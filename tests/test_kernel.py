@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from spider import DEAL, Game, Move, best_destination
 from spider.solver.generate import LOOSE, SOUND, STRICT, Solver
-from spider.solver.hint import _useful_moves
+from spider.solver.lookahead import useful_moves
 from spider.solver.positions import action_of, canonical_key, start_state
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible, visible_moves
 from tests.helpers import VARIANTS, random_game
@@ -112,7 +112,7 @@ def test_pruned_generators_offer_only_legal_lines(game: Game) -> None:
 def test_hint_and_autoplace_choose_among_legal_moves(game: Game) -> None:
     legal = set(game.legal_moves())
     view = VisibleView.from_game(game)
-    assert set(_useful_moves(view.columns, view.down, view.flexible)) <= legal
+    assert set(useful_moves(view.columns, view.down, view.flexible)) <= legal
     for src in range(len(game.columns)):
         for count in range(1, game.movable_count(src) + 1):
             chosen = best_destination(game, src, count)

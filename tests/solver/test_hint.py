@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections import Counter
 
@@ -15,7 +14,6 @@ from spider.cards import parse_card_int
 from spider.solver import hint, hint_report, no_more_moves
 from spider.solver.endgame import SAMPLED_HIDDEN, SAMPLES
 from spider.solver.hint import (
-    _TURN,
     CHANCE_LINES,
     DEFAULT_HINT_NODES,
     FOUR_SUIT_CLASSIC_HINT_NODES,
@@ -23,18 +21,12 @@ from spider.solver.hint import (
     ONE_SUIT_HINT_NODES,
     ONE_SUIT_SPIDER_HINT_NODES,
     REASONS,
-    Evaluation,
-    _best_fill,
     _no_helpful_move,
-    _refill_move,
-    _Reveal,
     default_node_budget,
     fill_move,
-    link_counts,
-    lookahead_gain,
     visited_positions,
 )
-from spider.solver.view import UNKNOWN, VisibleView, apply_visible
+from spider.solver.view import VisibleView, apply_visible
 from tests.helpers import (
     ADVICE_TO_DEAL,
     VARIANTS,
@@ -371,19 +363,6 @@ def test_two_suits_weigh_the_card_each_line_turns() -> None:
     )
 
 
-def test_lookahead_gain_is_the_best_gain_under_the_weights_as_set(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    game = _spider(2, ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"])
-    view = VisibleView.from_game(game)
-    report = hint_report(view, 300, weigh_cards=False)
-    assert lookahead_gain(view, 300) == report.options[0].gain
-    # A tuning run changes a weight in the middle of a process: the gain follows it.
-    monkeypatch.setattr(importlib.import_module("spider.solver.hint"), "_TURN", 10 * _TURN)
-    assert lookahead_gain(view, 300) == hint_report(view, 300, weigh_cards=False).options[0].gain
-    assert lookahead_gain(view, 300) > report.options[0].gain
-
-
 @given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 120))
 def test_only_two_suit_classic_spider_weighs_turned_cards(
     variant: tuple[str, int, str], number: int, steps: int
@@ -395,35 +374,6 @@ def test_only_two_suit_classic_spider_weighs_turned_cards(
     else:
         assert set(weighed.options) == set(lookahead.options)
         assert weighed.options[CHANCE_LINES:] == lookahead.options[CHANCE_LINES:]
-
-
-@given(
-    st.sampled_from(VARIANTS),
-    st.integers(0, 10_000),
-    st.integers(0, 120),
-    st.sets(st.integers(0, 9), min_size=1, max_size=4),
-)
-def test_the_quick_refill_fills_as_the_general_one(
-    variant: tuple[str, int, str], number: int, steps: int, emptied: set[int]
-) -> None:
-    # The lookahead judges a position with its empty columns filled again (while a deal is to
-    # come) by a quick fill of its own; it must pick what fill_move's general search picks.
-    view = VisibleView.from_game(random_game(variant, number, steps))
-    columns = tuple(() if index in emptied else cards for index, cards in enumerate(view.columns))
-    down = tuple(0 if index in emptied else count for index, count in enumerate(view.down))
-    roots = (sum(map(len, columns)) + sum(down), sum(down))
-    evaluation = Evaluation(view)
-    general = _best_fill(columns, down, view.flexible, *roots, evaluation, frozenset())
-    quick = _refill_move(columns, down, view.flexible, evaluation, roots)
-    assert quick == (None if general is None else general[1])
-
-
-def test_link_counts_say_how_neighbouring_cards_lie() -> None:
-    cards = [parse_card_int(text) for text in ("KS", "QS", "JH", "9H", "8H")]
-    # KS-QS one suit, QS-JH any suit, JH-9H a break, 9H-8H one suit.
-    assert link_counts(tuple(cards)) == (2, 1, 1)
-    assert link_counts((cards[0], UNKNOWN)) == (0, 0, 1)
-    assert link_counts(()) == link_counts((cards[0],)) == (0, 0, 0)
 
 
 def test_four_suit_classic_keeps_an_empty_column() -> None:
@@ -460,28 +410,6 @@ def test_unseen_cards_leave_out_removed_runs() -> None:
     assert unseen[parse_card_int("AH")] == unseen[parse_card_int("KH")] == 1  # one run gone
     assert unseen[parse_card_int("AS")] == 2
     assert parse_card_int("KS") not in unseen  # both are face up
-
-
-def _view(columns: tuple[tuple[int, ...], ...], down: tuple[int, ...]) -> VisibleView:
-    return VisibleView("spider", 4, False, columns, down, 50, 0, 8)
-
-
-def test_reveal_value_is_the_expectation_over_unseen_cards() -> None:
-    eight = parse_card_int("8S")
-    unknown_over_down = _view(((UNKNOWN,), (eight,)), (2, 0))
-    reveal = _Reveal(unknown_over_down)
-    # 103 unseen cards: the deck minus the 8S.  Eight Sevens can go onto the 8S, two 7S link in
-    # one suit below it and two 9S above it, and eight Nines can take the 8S (loose: it lies at
-    # the bottom of its column).
-    common = 40 * 4 / 103 + 30 * 8 / 103
-    assert reveal.value(unknown_over_down.columns, unknown_over_down.down) == pytest.approx(
-        common + 2.5 * _TURN * 8 / 103
-    )
-    # With no face-down card left under it, moving the new card away empties the column.
-    assert reveal.value(unknown_over_down.columns, (0, 0)) == pytest.approx(
-        common + 2.5 * 400 * 8 / 103
-    )
-    assert reveal.value(((eight,), (eight,)), (0, 0)) == 0.0  # nothing unknown
 
 
 def test_four_suit_classic_turns_a_last_face_down_card_first() -> None:

@@ -58,8 +58,10 @@ from ..game import Game
 from ..moves import Action, Move, action_text
 from ..rules import RUN_LENGTH
 from .endgame import EndgameLine, endgame_line
-from .hint import Evaluation, Visited, hint_report, visited_positions, weighs_next_card
+from .evaluation import Evaluation
+from .hint import hint_report, visited_positions, weighs_next_card
 from .limits import should_stop
+from .lookahead import Visited
 from .search import solve
 from .think_world import DEAL_LINE, Draws, World, truncate_line
 from .view import VisibleView

@@ -1,0 +1,55 @@
+"""The quick hint's lookahead: its best gain, and the refill it judges positions by."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spider import Game
+from spider.solver import hint_report
+from spider.solver.evaluation import _TURN, Evaluation
+from spider.solver.lookahead import best_fill, lookahead_gain, refill_move
+from spider.solver.view import VisibleView
+from tests.helpers import VARIANTS, position, random_game
+
+
+def _spider(suits: int, columns: list[str]) -> Game:
+    """A hand-made classic Spider position with one deal left in the stock."""
+    return position("spider", suits, columns, stock="as " * 10)
+
+
+def test_lookahead_gain_is_the_best_gain_under_the_weights_as_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = _spider(2, ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"])
+    view = VisibleView.from_game(game)
+    report = hint_report(view, 300, weigh_cards=False)
+    assert lookahead_gain(view, 300) == report.options[0].gain
+    # A tuning run changes a weight in the middle of a process: the gain follows it.
+    monkeypatch.setattr(importlib.import_module("spider.solver.evaluation"), "_TURN", 10 * _TURN)
+    assert lookahead_gain(view, 300) == hint_report(view, 300, weigh_cards=False).options[0].gain
+    assert lookahead_gain(view, 300) > report.options[0].gain
+
+
+@given(
+    st.sampled_from(VARIANTS),
+    st.integers(0, 10_000),
+    st.integers(0, 120),
+    st.sets(st.integers(0, 9), min_size=1, max_size=4),
+)
+def test_the_quick_refill_fills_as_the_general_one(
+    variant: tuple[str, int, str], number: int, steps: int, emptied: set[int]
+) -> None:
+    # The lookahead judges a position with its empty columns filled again (while a deal is to
+    # come) by a quick fill of its own; it must pick what fill_move's general search picks.
+    view = VisibleView.from_game(random_game(variant, number, steps))
+    columns = tuple(() if index in emptied else cards for index, cards in enumerate(view.columns))
+    down = tuple(0 if index in emptied else count for index, count in enumerate(view.down))
+    roots = (sum(map(len, columns)) + sum(down), sum(down))
+    evaluation = Evaluation(view)
+    general = best_fill(columns, down, view.flexible, *roots, evaluation, frozenset())
+    quick = refill_move(columns, down, view.flexible, evaluation, roots)
+    assert quick == (None if general is None else general[1])
