@@ -327,7 +327,7 @@ def useful_moves(
     moves: list[Move] = []
     append = moves.append
     new = tuple.__new__  # without the frame of Move's generated __new__
-    for src, (pieces, _) in enumerate(infos):
+    for src, (pieces, _, _) in enumerate(infos):
         whole = len(columns[src])
         for count, moved, below, leave in pieces:
             onto = targets[moved & 15]
@@ -337,8 +337,7 @@ def useful_moves(
                     wanted = set().union(*[info[1] for info in infos])
                 if below not in wanted:
                     for dst in onto:
-                        target = columns[dst]
-                        if target[-1] == moved + 1 and group_length(target, False) > leave:
+                        if columns[dst][-1] == moved + 1 and infos[dst][2] > leave:
                             append(new(Move, (src, dst, count)))
                     continue
             for dst in onto:
@@ -349,12 +348,13 @@ def useful_moves(
 
 
 _Piece = tuple[int, int, int, int]
-_Info = tuple[list[_Piece], set[int]]
+_Info = tuple[list[_Piece], set[int], int]
 _info_cache: dict[tuple[tuple[int, ...], bool], _Info] = {}
 
 
 def _column_info(column: tuple[int, ...], flexible: bool) -> _Info:
-    """The groups a column can move and the cards its one-suit segments want (cached).
+    """The groups a column can move, the cards its one-suit segments want and the length of its
+    top one-suit group (cached).
 
     A piece is ``(count, moved card, parent, leave)``: ``parent`` is the card under the group
     when it is one rank higher and moving off it is sideways (else 0) and ``leave`` the length
@@ -384,7 +384,7 @@ def _column_info(column: tuple[int, ...], flexible: bool) -> _Info:
             wanted.add(moved + 1)
     if len(_info_cache) > 100_000:
         _info_cache.clear()
-    info = (pieces, wanted)
+    info = (pieces, wanted, length if not flexible else group_length(column, False))
     _info_cache[key] = info
     return info
 
