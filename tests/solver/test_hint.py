@@ -566,34 +566,31 @@ def test_arranged_puts_cards_in_the_face_down_places_only_when_they_fit() -> Non
     assert VisibleView.from_game(with_stock).arranged([two, ace]) is None
 
 
-def test_four_suit_classic_looks_deep_enough_for_a_long_card_turning_line() -> None:
-    # 4-suit Classic tuning deal 10,304 as the hint played it: within 1,000 positions no line
-    # turns a card; within the 4,000 the hint looks at in 4-suit Classic games, its best line
-    # (14 moves) does.
-    game = golden_game("deep_lookahead.json", "quick_hint")
-    assert (game.number, game.suits, game.rule) == (10_304, 4, "classic")
+@pytest.mark.parametrize(
+    ("key", "deal", "suits", "budget", "shallow_budget", "longer_than"),
+    [
+        # 4-suit Classic tuning deal 10,304 as the hint played it: within 1,000 positions no
+        # line turns a card; within the 4,000 the hint looks at in 4-suit Classic games, its best
+        # line (14 moves) does.
+        ("quick_hint", 10_304, 4, FOUR_SUIT_CLASSIC_HINT_NODES, DEFAULT_HINT_NODES, 10),
+        # 1-suit tuning deal 10,410 as the hint played it: within 300 positions (the 1-suit
+        # budget before) no line the lookahead offers turns a card; within the 4,000 it now looks
+        # at in 1-suit Spider games, its best line (7 moves) does.
+        ("one_suit", 10_410, 1, ONE_SUIT_SPIDER_HINT_NODES, ONE_SUIT_HINT_NODES, 5),
+    ],
+)
+def test_the_variant_budget_looks_deep_enough_for_a_card_turning_line(
+    key: str, deal: int, suits: int, budget: int, shallow_budget: int, longer_than: int
+) -> None:
+    game = golden_game("deep_lookahead.json", key)
+    assert (game.number, game.suits, game.rule) == (deal, suits, "classic")
     view = VisibleView.from_game(game)
-    assert default_node_budget(view) == FOUR_SUIT_CLASSIC_HINT_NODES > DEFAULT_HINT_NODES
-    shallow = hint_report(game, DEFAULT_HINT_NODES)
+    assert default_node_budget(view) == budget > shallow_budget
+    shallow = hint_report(game, shallow_budget)
     assert not any(turns_a_card(game, option.line) for option in shallow.options)
     advice = hint_report(game)
     assert advice.options and turns_a_card(game, advice.options[0].line)
-    assert len(advice.options[0].line) > 10
-
-
-def test_one_suit_spider_looks_deep_enough_for_a_card_turning_line() -> None:
-    # 1-suit tuning deal 10,410 as the hint played it: within 300 positions (the 1-suit budget
-    # before) no line the lookahead offers turns a card; within the 4,000 it now looks at in
-    # 1-suit Spider games, its best line (7 moves) does.
-    game = golden_game("deep_lookahead.json", "one_suit")
-    assert (game.number, game.suits, game.rule) == (10_410, 1, "classic")
-    view = VisibleView.from_game(game)
-    assert default_node_budget(view) == ONE_SUIT_SPIDER_HINT_NODES > ONE_SUIT_HINT_NODES
-    shallow = hint_report(game, ONE_SUIT_HINT_NODES)
-    assert not any(turns_a_card(game, option.line) for option in shallow.options)
-    advice = hint_report(game)
-    assert advice.options and turns_a_card(game, advice.options[0].line)
-    assert len(advice.options[0].line) > 5
+    assert len(advice.options[0].line) > longer_than
 
 
 @pytest.mark.parametrize(
