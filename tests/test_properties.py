@@ -145,3 +145,14 @@ def test_legal_moves_equal_brute_force(
     assert len(listed) == len(set(listed))
     assert set(listed) == accepted
     assert all(game.is_legal(move) for move in listed)
+
+
+@given(variants, numbers, scorings)
+def test_a_deal_from_options_is_the_deal_of_its_fields_and_of_its_code(
+    variant: tuple[str, int, str], number: int, scoring: str
+) -> None:
+    game_name, suits, rule = variant
+    by_fields = Game.new(game_name, suits=suits, rule=rule, number=number, scoring=scoring)
+    by_options = Game.from_options(by_fields.options, number)
+    assert by_options.to_json() == by_fields.to_json()
+    assert Game.from_code(by_options.code, scoring).to_json() == by_options.to_json()

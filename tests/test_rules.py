@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spider import Card, Game, IllegalMove, Move
+from spider import Card, Game, IllegalMove, Move, Options
 from tests.helpers import position
 
 # ------------------------------------------------------------------ set-up
@@ -63,6 +63,19 @@ def test_rule_options() -> None:
     for bad in [{"suits": 3}, {"game": "klondike"}, {"rule": "loose"}, {"scoring": "vegas"}]:
         with pytest.raises(ValueError):
             Game.new(**bad)  # type: ignore[arg-type]
+
+
+def test_a_deal_from_options_refuses_options_that_make_would_not_give() -> None:
+    game = Game.from_options(Options.make("spider", 2, "flexible", "reveal"), 42, undo_limit=None)
+    assert (game.rule, game.options.scoring, game.number) == ("flexible", "reveal", 42)
+    with pytest.raises(ValueError, match="not normalised"):
+        Game.from_options(Options("spider", 1, "flexible"), 0)
+    with pytest.raises(ValueError, match="classic rule only"):
+        Game.from_options(Options("spiderette", 2, "flexible"), 0)
+    with pytest.raises(ValueError, match="deal number"):
+        Game.from_options(Options(), -1)
+    with pytest.raises(TypeError, match="must be an Options"):
+        Game.from_options(("spider", 1, "classic"), 0)  # type: ignore[arg-type]
 
 
 def test_flexible_and_classic_share_the_deal() -> None:

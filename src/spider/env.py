@@ -239,20 +239,12 @@ class SpiderEnv:
             )
         if number is not None and text is not None:
             raise ValueError("reset options: give 'number' or 'position', not both")
-        v = self.variant
         if text is not None:
             self._game = self._from_text(text)
         else:
             if number is None:
                 number = self._rng.randrange(MAX_NUMBER + 1)
-            self._game = Game.new(
-                v.game,
-                suits=v.suits,
-                rule=v.rule,
-                number=number,
-                scoring=v.scoring,
-                undo_limit=HISTORY_KEPT,
-            )
+            self._game = Game.from_options(self.variant, number, undo_limit=HISTORY_KEPT)
         self._code = self._game.code
         self._steps = 0
         self._over = False

@@ -218,6 +218,24 @@ class Game:
         return cls._deal_new(options, number, undo_limit)
 
     @classmethod
+    def from_options(
+        cls, options: Options, number: int, undo_limit: int | None = DEFAULT_UNDO_LIMIT
+    ) -> Game:
+        """Deal game ``number`` of the variant ``options`` (game, suits, rule and scoring).
+
+        For a caller that already holds an :class:`Options`, such as a game's own
+        ``game.options``: ``Game.from_options(game.options, 7)`` deals game 7 of the same
+        variant. The options must be valid and normalised, as :meth:`Options.make` returns
+        them; anything else is a ``ValueError`` (or ``TypeError`` for a wrong type).
+        """
+        if not isinstance(options, Options):
+            raise TypeError(f"options must be an Options, not {type(options).__name__}")
+        checked = Options.make(options.game, options.suits, options.rule, options.scoring)
+        if checked != options:
+            raise ValueError(f"options are not normalised: {options!r} should be {checked!r}")
+        return cls._deal_new(options, number, undo_limit)
+
+    @classmethod
     def _deal_new(cls, options: Options, number: int, undo_limit: int | None) -> Game:
         deck = shuffled_deck(options, number)
         columns: list[list[int]] = []

@@ -88,9 +88,7 @@ class Layout:
     @classmethod
     def of(cls, options: Options) -> Layout:
         """The layout of a variant."""
-        start = Game.new(
-            options.game, options.suits, options.rule, number=0, scoring=options.scoring
-        )
+        start = Game.from_options(options, 0)
         deals = start.deals_left
         return cls(
             options=options,

@@ -108,7 +108,7 @@ class SpiderGame(pyspiel.Game):  # type: ignore[misc]
         options, max_moves = _options(dict(params or {}))
         self.layout = Layout.of(options)
         self.max_moves = max_moves
-        start = Game.new(options.game, options.suits, options.rule, number=0)
+        start = Game.from_options(options, 0)
         self._initial_down = sum(start.face_down)
         self._deck = Counter(card_index(card) for card in start.hidden_cards())
         for cards in start.position().face_up:

@@ -316,14 +316,7 @@ class Session:
                 raise ProtocolError("invalid-code", str(error)) from None
             except ValueError as error:
                 raise ProtocolError("bad-request", str(error)) from None
-            self.game = Game.new(
-                options.game,
-                suits=options.suits,
-                rule=options.rule,
-                number=number,
-                scoring=options.scoring,
-                undo_limit=undo_limit,
-            )
+            self.game = Game.from_options(options, number, undo_limit=undo_limit)
         elif "position" in request:
             try:
                 position = text_field(request, "position", "invalid-position")
