@@ -172,7 +172,7 @@ def test_play_outs_ask_the_full_solver_near_the_end(monkeypatch: pytest.MonkeyPa
                             "4s 7s 6S 5S 4S 3S", "2s 3S 2S AS"))  # fmt: skip
     assert sum(game.face_down) == 9
     other = reshuffle_hidden(game, random.Random(1))
-    module = sys.modules["spider.solver.think"]
+    module = sys.modules["spider.solver.think_tree"]
     asked: list[int] = []
 
     def counted_solve(sample: Game, **limits: object) -> object:

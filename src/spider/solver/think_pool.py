@@ -28,7 +28,7 @@ from .limits import should_stop
 from .view import VisibleView
 
 if TYPE_CHECKING:  # the types only: spider.solver.think imports this module
-    from .think import ThinkReason
+    from .think_report import ThinkReason
 
 __all__ = ["RootStats", "TreeGrower", "TreeTask", "grow_ensemble", "tree_seed"]
 
