@@ -79,6 +79,7 @@ from .think_tree import (
     ROLLOUT_NODES,
     Growth,
     TreeSearch,
+    TreeTask,
     grow_tree,
     lines_of,
     root_stats,
@@ -167,6 +168,27 @@ def _check_budget(iterations: object, time_limit: object) -> tuple[int | None, f
     return iterations, None if time_limit is None else float(time_limit)
 
 
+def _check_options(seed: object, progress_every: object, jobs: object, lookahead: object) -> None:
+    """The seed, progress interval, ensemble size and root lookahead, checked;
+    ``ValueError``/``TypeError`` with a clear message when bad."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an integer, not {seed!r}")
+    if isinstance(progress_every, bool) or not isinstance(progress_every, int):
+        raise TypeError(f"progress_every must be an integer, not {progress_every!r}")
+    if progress_every < 1:
+        raise ValueError(f"progress_every must be at least 1, not {progress_every}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise TypeError(f"jobs must be an integer, not {jobs!r}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
+    if isinstance(lookahead, bool) or not isinstance(lookahead, int):
+        raise TypeError(f"lookahead must be an integer, not {lookahead!r}")
+    if not 1 <= lookahead <= MAX_LOOKAHEAD_NODES:
+        raise ValueError(
+            f"lookahead must be from 1 to {MAX_LOOKAHEAD_NODES:,} positions, not {lookahead:,}"
+        )
+
+
 def root_weighs_cards(view: VisibleView) -> bool:
     """True where the root's best lines are weighed over the cards they could turn: where the
     quick hint weighs them (:func:`~.hint.weighs_next_card`), and in 4-suit Spider under the
@@ -216,22 +238,7 @@ def think(
     already won.
     """
     budget, seconds = _check_budget(iterations, time_limit)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an integer, not {seed!r}")
-    if isinstance(progress_every, bool) or not isinstance(progress_every, int):
-        raise TypeError(f"progress_every must be an integer, not {progress_every!r}")
-    if progress_every < 1:
-        raise ValueError(f"progress_every must be at least 1, not {progress_every}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int):
-        raise TypeError(f"jobs must be an integer, not {jobs!r}")
-    if not 1 <= jobs <= MAX_JOBS:
-        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
-    if isinstance(lookahead, bool) or not isinstance(lookahead, int):
-        raise TypeError(f"lookahead must be an integer, not {lookahead!r}")
-    if not 1 <= lookahead <= MAX_LOOKAHEAD_NODES:
-        raise ValueError(
-            f"lookahead must be from 1 to {MAX_LOOKAHEAD_NODES:,} positions, not {lookahead:,}"
-        )
+    _check_options(seed, progress_every, jobs, lookahead)
     if game.is_won:
         raise ValueError("the game is won: there is nothing left to think about")
     started = time.monotonic()
@@ -262,11 +269,24 @@ def think(
     if jobs == 1 or not PROCESSES:
         done, reason = grow.run(search)
         return report(root_stats(search.root), done, reason, time.monotonic() - started)
+    task = TreeTask(view, visited, tuple(lines), width, seed, budget, seconds)
+    combined, done, reason = _grow_ensemble(task, jobs, search, grow, stop)
+    return report(combined, done, reason, time.monotonic() - started)
+
+
+def _grow_ensemble(
+    task: TreeTask,
+    jobs: int,
+    search: TreeSearch,
+    grow: Growth,
+    stop: threading.Event | Callable[[], bool] | None,
+) -> tuple[RootStats, int, ThinkReason]:
+    """Grow ``search`` here and ``jobs`` - 1 more trees of ``task`` on as many processes; their
+    root statistics summed, the iterations of every tree and why the search ended."""
     # Imported only here: multiprocessing is not importable under Pyodide (no _multiprocessing),
     # where jobs is always 1.
-    from .think_pool import TreeTask, grow_ensemble
+    from .think_pool import grow_ensemble
 
-    task = TreeTask(view, visited, tuple(lines), width, seed, budget, seconds)
     stats, done, reason = grow_ensemble(task, jobs, lambda: grow.run(search), grow_tree, stop)
     combined = root_stats(search.root)
     for visits, totals in stats:
@@ -275,7 +295,7 @@ def think(
             [a + b for a, b in zip(combined.visits, visits, strict=True)],
             [a + b for a, b in zip(combined.totals, totals, strict=True)],
         )
-    return report(combined, done, reason, time.monotonic() - started)
+    return combined, done, reason
 
 
 def _lookahead_stop(

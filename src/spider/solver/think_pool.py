@@ -18,35 +18,16 @@ import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
 from multiprocessing.synchronize import Event
-from typing import TYPE_CHECKING
 
-from ..moves import Action
-from .hint import Visited
 from .limits import should_stop
-from .view import VisibleView
-
-if TYPE_CHECKING:  # the types only: spider.solver.think imports this module
-    from .think_report import ThinkReason
+from .think_report import ThinkReason
+from .think_tree import TreeTask
 
 __all__ = ["RootStats", "TreeGrower", "TreeTask", "grow_ensemble", "tree_seed"]
 
 RootStats = tuple[list[int], list[float]]
 """A tree's root statistics: visits and summed play-out values per root line."""
-
-
-@dataclass(frozen=True, slots=True)
-class TreeTask:
-    """What a worker needs to grow a tree: only what the player sees, and the budget."""
-
-    view: VisibleView
-    visited: Visited
-    lines: tuple[tuple[Action, ...], ...]
-    width: int
-    seed: int
-    budget: int | None
-    seconds: float | None
 
 
 def tree_seed(seed: int, index: int) -> int:

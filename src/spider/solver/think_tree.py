@@ -17,7 +17,8 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from dataclasses import dataclass
+from typing import Final
 
 from ..moves import action_text
 from ..rules import RUN_LENGTH
@@ -29,9 +30,6 @@ from .search import solve
 from .think_report import Line, RootStats, ThinkProgress, ThinkReason, best_line
 from .think_world import DEAL_LINE, Draws, World, truncate_line
 from .view import VisibleView
-
-if TYPE_CHECKING:  # the type only: think_pool imports multiprocessing, which Pyodide lacks
-    from .think_pool import TreeTask
 
 __all__ = [
     "ENDGAME_HIDDEN",
@@ -45,6 +43,7 @@ __all__ = [
     "Growth",
     "Node",
     "TreeSearch",
+    "TreeTask",
     "grow_tree",
     "lines_of",
     "root_stats",
@@ -285,6 +284,19 @@ class Growth:
                 line[0],
             )
         )
+
+
+@dataclass(frozen=True, slots=True)
+class TreeTask:
+    """What a worker needs to grow a tree: only what the player sees, and the budget."""
+
+    view: VisibleView
+    visited: Visited
+    lines: tuple[Line, ...]
+    width: int
+    seed: int
+    budget: int | None
+    seconds: float | None
 
 
 def grow_tree(
