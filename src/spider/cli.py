@@ -650,12 +650,18 @@ def _add_solve_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     solve.add_argument(
         "--time-limit", type=_SECONDS, default=60.0, help="seconds, more than 0 (default: 60)"
     )
-    solve.add_argument(
+    _add_solver_output_options(solve, "result")
+    solve.set_defaults(handler=_command_solve)
+
+
+def _add_solver_output_options(parser: _Parser, printed: str) -> None:
+    """The options every full-solver command shares: its memory bound, JSON output (of what
+    ``printed`` names) and quiet progress."""
+    parser.add_argument(
         "--memory", type=_MEGABYTES, default=2048, help="memory bound in MB (default: 2048)"
     )
-    solve.add_argument("--json", action="store_true", help="print the result as JSON")
-    solve.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    solve.set_defaults(handler=_command_solve)
+    parser.add_argument("--json", action="store_true", help=f"print the {printed} as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def _add_review_command(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -685,11 +691,7 @@ def _add_review_command(commands: argparse._SubParsersAction[_Parser]) -> None:
         metavar="S",
         help="seconds of solver per position (default: 10)",
     )
-    review.add_argument(
-        "--memory", type=_MEGABYTES, default=2048, help="memory bound in MB (default: 2048)"
-    )
-    review.add_argument("--json", action="store_true", help="print the review as JSON")
-    review.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    _add_solver_output_options(review, "review")
     review.set_defaults(handler=_command_review)
 
 
