@@ -62,7 +62,7 @@ from .limits import should_stop
 from .think_report import (
     HINT_LEAD,
     HINT_LEAD_MIN,
-    RootStats,
+    LineStats,
     ThinkOption,
     ThinkProgress,
     ThinkReason,
@@ -280,7 +280,7 @@ def _grow_ensemble(
     search: TreeSearch,
     grow: Growth,
     stop: threading.Event | Callable[[], bool] | None,
-) -> tuple[RootStats, int, ThinkReason]:
+) -> tuple[LineStats, int, ThinkReason]:
     """Grow ``search`` here and ``jobs`` - 1 more trees of ``task`` on as many processes; their
     root statistics summed, the iterations of every tree and why the search ended."""
     # Imported only here: multiprocessing is not importable under Pyodide (no _multiprocessing),
@@ -290,7 +290,7 @@ def _grow_ensemble(
     stats, done, reason = grow_ensemble(task, jobs, lambda: grow.run(search), grow_tree, stop)
     combined = root_stats(search.root)
     for visits, totals in stats:
-        combined = RootStats(
+        combined = LineStats(
             combined.lines,
             [a + b for a, b in zip(combined.visits, visits, strict=True)],
             [a + b for a, b in zip(combined.totals, totals, strict=True)],

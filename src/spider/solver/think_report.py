@@ -2,7 +2,7 @@
 from a root's statistics (the most visited line, where the quick hint's best line counts a lead).
 
 :func:`~spider.solver.think.think` returns a :class:`ThinkReport`; the tree search
-(:mod:`.think_tree`) and the ensemble (:mod:`.think_pool`) fill the :class:`RootStats` it is made
+(:mod:`.think_tree`) and the ensemble (:mod:`.think_pool`) fill the :class:`LineStats` it is made
 from.
 """
 
@@ -19,7 +19,7 @@ __all__ = [
     "HINT_LEAD",
     "HINT_LEAD_MIN",
     "Line",
-    "RootStats",
+    "LineStats",
     "ThinkOption",
     "ThinkProgress",
     "ThinkReason",
@@ -156,8 +156,9 @@ def _action_json(action: Action) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class RootStats:
-    """A root's statistics: its lines, their visits and their summed play-out values."""
+class LineStats:
+    """A root's lines with their visits and summed play-out values (what :func:`report` is made
+    from; :data:`~.think_pool.RootStats` is the same without the lines, as a worker sends it)."""
 
     lines: list[Line]
     visits: list[int]
@@ -194,7 +195,7 @@ def endgame_report(ending: EndgameLine, elapsed: float) -> ThinkReport:
     return ThinkReport(line[0], line, 0, 1.0, value, 0, "endgame", elapsed, (option,), ending)
 
 
-def report(stats: RootStats, iterations: int, reason: ThinkReason, elapsed: float) -> ThinkReport:
+def report(stats: LineStats, iterations: int, reason: ThinkReason, elapsed: float) -> ThinkReport:
     """The report of a search: its root's lines with their visits and mean values, the chosen
     one (:func:`best_line`) and its share of the ``iterations``."""
     lines = stats.lines

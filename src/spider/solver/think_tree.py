@@ -27,7 +27,7 @@ from .hint import hint_report
 from .limits import should_stop
 from .lookahead import Visited
 from .search import solve
-from .think_report import Line, RootStats, ThinkProgress, ThinkReason, best_line
+from .think_report import Line, LineStats, ThinkProgress, ThinkReason, best_line
 from .think_world import DEAL_LINE, Draws, World, truncate_line
 from .view import VisibleView
 
@@ -54,8 +54,10 @@ MAX_ACTIONS: Final = 8
 
 OUTCOMES_PER_ACTION: Final = 3
 """Sampled outcomes (cards turned or dealt) kept per action of a node."""
+
 EXPLORATION: Final = 0.4
 """The UCT exploration constant (values are 0..1)."""
+
 ROLLOUT_NODES: Final = 100
 """The quick hint's lookahead budget in play-outs (the hint itself uses 300-1000)."""
 
@@ -228,9 +230,9 @@ def lines_of(
     return lines
 
 
-def root_stats(root: Node) -> RootStats:
+def root_stats(root: Node) -> LineStats:
     """The statistics of a tree's root."""
-    return RootStats(root.lines or [], list(root.visits), list(root.totals))
+    return LineStats(root.lines or [], list(root.visits), list(root.totals))
 
 
 class Growth:
