@@ -18,7 +18,6 @@ from typing import Any, Final
 
 from .autoplace import best_destination
 from .cards import card_text
-from .codes import parse_code
 from .errors import IllegalMove, InvalidCode
 from .game import DEFAULT_UNDO_LIMIT, Effects, Game
 from .limits import (
@@ -311,12 +310,11 @@ class Session:
         if "code" in request:
             code = text_field(request, "code", "invalid-code")
             try:
-                options, number = parse_code(code, scoring)
+                self.game = Game.from_code(code, scoring, undo_limit=undo_limit)
             except InvalidCode as error:
                 raise ProtocolError("invalid-code", str(error)) from None
             except ValueError as error:
                 raise ProtocolError("bad-request", str(error)) from None
-            self.game = Game.from_options(options, number, undo_limit=undo_limit)
         elif "position" in request:
             try:
                 position = text_field(request, "position", "invalid-position")
