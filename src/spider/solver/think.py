@@ -57,6 +57,7 @@ from typing import Final
 
 from ..game import Game
 from .endgame import endgame_line
+from .evaluation import four_suit_classic
 from .hint import visited_positions, weighs_next_card
 from .limits import should_stop
 from .think_report import (
@@ -194,8 +195,7 @@ def root_weighs_cards(view: VisibleView) -> bool:
     quick hint weighs them (:func:`~.hint.weighs_next_card`), and in 4-suit Spider under the
     classic rule, where the weighing costs the quick hint too much time but won more games
     (``docs/strength.md``, "The next card weighed at 4-suit Classic")."""
-    four_suit_classic = view.game == "spider" and view.suits == 4 and not view.flexible
-    return four_suit_classic or weighs_next_card(view)
+    return (view.game == "spider" and four_suit_classic(view)) or weighs_next_card(view)
 
 
 # --------------------------------------------------------------------------- public API
