@@ -30,6 +30,7 @@ from .shuffle import MAX_NUMBER
 
 if TYPE_CHECKING:  # imported when used: the solver is not loaded for other commands
     from .solver.endgame import EndgameLine
+    from .solver.think_report import ThinkReport
 
 __all__ = ["MAX_DEALS", "load_game", "main"]
 
@@ -403,7 +404,8 @@ def _command_hint(args: argparse.Namespace) -> int:
     if args.strong and args.index is not None:
         raise ValueError("--index goes with the quick hint, not with --strong")
     if strong_only and not args.strong:
-        raise ValueError(f"{' and '.join(strong_only)} only work with --strong")
+        verb = "works" if len(strong_only) == 1 else "work"
+        raise ValueError(f"{' and '.join(strong_only)} only {verb} with --strong")
     game = load_game(args.source)
     for token in args.moves:
         game.push(action_from_text(token))
@@ -475,10 +477,34 @@ def _think_harder(game: Game, args: argparse.Namespace) -> int:
         f"({100 * report.share:.0f}%), value {report.value:.3f}, {report.elapsed:.1f}s "
         f"({report.reason})"
     )
+    kept = _kept_by_the_lead(report)
+    if kept:
+        print(kept)
+    print("  visits  value  line")
     for option in report.options:
         text = " ".join(action_text(action) for action in option.line)
-        print(f"  {option.visits:6d}  {option.value:.3f}  {text}")
+        marker = "*" if option.line == report.line else " "
+        print(f"{marker} {option.visits:6d}  {option.value:.3f}  {text}")
     return 0
+
+
+def _kept_by_the_lead(report: ThinkReport) -> str:
+    """Why the quick hint's line was chosen although another was visited more (it counts
+    :func:`~spider.solver.think_report.hint_lead` visits more), or "" when the table says it by
+    itself."""
+    from .solver.think_report import hint_lead
+
+    first = report.options[0] if report.options else None
+    if first is None or first.line != report.line:
+        return ""
+    rivals = [option for option in report.options[1:] if option.visits > first.visits]
+    if not rivals:
+        return ""
+    lead = hint_lead(sum(option.visits for option in report.options))
+    return (
+        "Kept the quick hint's line: another line must be visited "
+        f"{lead} more times than it to overrule it."
+    )
 
 
 def _endgame_text(ending: EndgameLine) -> str:

@@ -363,6 +363,30 @@ def test_cli_hint_strong(capsys: pytest.CaptureFixture[str]) -> None:
     assert data == {**think(game, iterations=6, jobs=2).to_json(), "elapsed": data["elapsed"]}
 
 
+def test_cli_hint_strong_marks_its_line_and_says_when_the_lead_kept_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Seed 1, 10 iterations: the quick hint's line has 4 play-outs, the other 6; the other would
+    # need hint_lead(10) = 2 more than 4 + 2 to overrule it, so the table alone would mislead.
+    args = ["hint", "SD1-S1-AAAAAAC", "--strong", "--iterations", "10", "--seed", "1", "--quiet"]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    report = think(Game.from_code("SD1-S1-AAAAAAC"), iterations=10, seed=1)
+    assert [option.visits for option in report.options] == [4, 6]
+    assert lines[2] == (
+        "Kept the quick hint's line: another line must be visited 2 more times than it to "
+        "overrule it."
+    )
+    assert lines[3] == "  visits  value  line"
+    rows = lines[4:]
+    assert [row[0] for row in rows] == ["*", " "]  # the chosen line, the quick hint's first
+    assert rows[0].split()[1:] == ["4", f"{report.options[0].value:.3f}", report.line[0].text()]
+    # Where the most visited line is chosen, nothing needs saying.
+    args[args.index("1")] = "0"
+    assert main(args) == 0
+    assert "Kept" not in capsys.readouterr().out
+
+
 def test_cli_hint_strong_says_when_the_solver_chose(capsys: pytest.CaptureFixture[str]) -> None:
     game = _spades_endgame(("ks JS 10S 9S 8S", "qs 6S 5S", "7s KS QS JS 10S 9S 8S",
                             "4s 7S 6S 5S 4S 3S", "2s 3S 2S AS"))  # fmt: skip
@@ -400,7 +424,9 @@ def test_cli_hint_strong_refuses_bad_arguments(
 
 def test_cli_strong_options_need_strong(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "SD1-S1-AAAAAAC", "--time", "3"]) == 2
-    assert capsys.readouterr().err == "spider: error: --time only work with --strong\n"
+    assert capsys.readouterr().err == "spider: error: --time only works with --strong\n"
+    assert main(["hint", "SD1-S1-AAAAAAC", "--time", "3", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == "spider: error: --time and --seed only work with --strong\n"
     assert main(["hint", "SD1-S1-AAAAAAC", "--strong", "--index", "1"]) == 2
     assert "--index" in capsys.readouterr().err
 
