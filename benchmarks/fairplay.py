@@ -53,10 +53,10 @@ MAX_ACTIONS = 1500
 PLAYERS = ("hint", "think", "think-first", "ismcts", "mcts")
 BOTS = ("ismcts", "mcts")
 
-Task = tuple[str, str, int, str, int, int, int, tuple[int, int], int]
+Task = tuple[str, str, int, str, int, int, int, tuple[int, int], int, int]
 """(player, game, suits, rule, deal number, think iterations or bot simulations, seed, (bot
-roll-out, bot actions), think trees); the player ``think-first`` is ``think`` playing only the
-first action of each line."""
+roll-out, bot actions), think trees, the hint's lookahead budget or 0 for the variant's own);
+the player ``think-first`` is ``think`` playing only the first action of each line."""
 
 
 def act(game: Game, report: HintReport) -> bool:
@@ -117,7 +117,8 @@ def think_out(
 
 def play(task: Task) -> dict[str, Any]:
     """Play one deal with one player; the record written to the output file."""
-    player, game_name, suits, rule, number, iterations, seed, (rollout, bot_actions), trees = task
+    player, game_name, suits, rule, number, iterations, seed, bots, trees, hint_nodes = task
+    rollout, bot_actions = bots
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
     if player in BOTS:
@@ -125,7 +126,7 @@ def play(task: Task) -> dict[str, Any]:
 
         actions = play_deal(game, player, iterations, rollout, seed, bot_actions)
     elif player == "hint":
-        actions = play_out(game)
+        actions = play_out(game, ask=lambda current: hint_report(current, hint_nodes or None))
     else:
         first_only = player == "think-first"
         actions = think_out(game, iterations, seed, first_only=first_only, trees=trees)
@@ -140,8 +141,11 @@ def play(task: Task) -> dict[str, Any]:
 
 
 def _key_fields(task: Task) -> dict[str, Any]:
-    player, game_name, suits, rule, number, iterations, seed, (rollout, bot_actions), trees = task
+    player, game_name, suits, rule, number, iterations, seed, bots, trees, hint_nodes = task
+    rollout, bot_actions = bots
     budget: dict[str, Any] = {"iterations": iterations, "seed": seed} if player != "hint" else {}
+    if player == "hint" and hint_nodes:  # the variant's own budget is written as before
+        budget["hint_nodes"] = hint_nodes
     if player in BOTS:
         budget.update(rollout=rollout, max_actions=bot_actions)
     elif trees > 1:  # one tree is written as before, so older files still resume
@@ -158,7 +162,8 @@ def _key_fields(task: Task) -> dict[str, Any]:
 
 def _key(record: dict[str, Any]) -> str:
     """What identifies a game in the output file: player, budget, variant and deal."""
-    fields = ("player", "game", "suits", "rule", "deal", "iterations", "seed", "trees")
+    fields: tuple[str, ...] = ("player", "game", "suits", "rule", "deal", "iterations", "seed")
+    fields += ("trees", "hint_nodes")
     if record.get("player") in BOTS:
         fields += ("rollout", "max_actions")
     return json.dumps([record.get(name) for name in fields])
@@ -264,6 +269,12 @@ def main() -> None:
         default=1,
         help="think: trees per decision, each on its own process (jobs x think-jobs processes)",
     )
+    parser.add_argument(
+        "--hint-nodes",
+        type=int,
+        default=0,
+        help="hint: the lookahead's budget in positions (default: the variant's own)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="JSON-lines results; resumes")
     add_variants_option(parser)
     args = parser.parse_args()
@@ -273,8 +284,8 @@ def main() -> None:
             "--deals, --jobs, --iterations, --simulations, --bot-actions and --think-jobs must "
             "be at least 1"
         )
-    if args.first < 0 or args.rollout < 0:
-        parser.error("--first and --rollout must be at least 0")
+    if args.first < 0 or args.rollout < 0 or args.hint_nodes < 0:
+        parser.error("--first, --rollout and --hint-nodes must be at least 0")
     variants: list[Variant] = selected_variants(args.variants)
     numbers = range(args.first, args.first + args.deals)
     tasks: list[Task] = [
@@ -288,6 +299,7 @@ def main() -> None:
             args.seed,
             (args.rollout, args.bot_actions),
             args.think_jobs,
+            args.hint_nodes,
         )
         for player in args.players
         for game_name, suits, rule in variants
@@ -313,6 +325,8 @@ def main() -> None:
                 name = f"{player} {args.simulations}x{args.rollout} (<= {args.bot_actions})"
             else:
                 name = f"{player} {args.iterations}" if player != "hint" else "hint"
+                if player == "hint" and args.hint_nodes:
+                    name += f" {args.hint_nodes:,} positions"
                 if player != "hint" and args.think_jobs > 1:
                     name += f" x{args.think_jobs} trees"
             rows.append((f"{name} | {game_name} {suits} {rule}", results))
