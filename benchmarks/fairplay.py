@@ -6,7 +6,8 @@
 
 Players:
 
-- ``hint``: takes the quick hint's best move; deals when it offers none.
+- ``hint``: takes the quick hint's best move; deals when it offers none.  With ``--hint-nodes N``
+  its lookahead looks at N positions instead of the variant's own budget.
 - ``think``: asks "Think harder" (``spider.solver.think``) with ``--iterations`` play-outs per
   decision (seed: ``--seed`` plus the decision's index) and plays its whole line (up to the next
   card turned or run removed, nothing new is seen before); deals when it offers the deal.
