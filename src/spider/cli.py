@@ -497,8 +497,7 @@ def _kept_by_the_lead(report: ThinkReport) -> str:
     first = report.options[0] if report.options else None
     if first is None or first.line != report.line:
         return ""
-    rivals = [option for option in report.options[1:] if option.visits > first.visits]
-    if not rivals:
+    if not any(option.visits > first.visits for option in report.options[1:]):
         return ""
     lead = hint_lead(sum(option.visits for option in report.options))
     return (
