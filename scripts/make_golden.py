@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from spider import Game
+from spider import DEAL, Game
+from spider.moves import action_text
+from spider.solver import hint_report
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
@@ -146,6 +148,73 @@ def write_openspiel_playthrough() -> None:
     )
 
 
+HINT_PLAYOUTS = [
+    ("spider", 1, "classic", 0),
+    ("spider", 2, "classic", 0),
+    ("spider", 2, "classic", 1),
+    ("spider", 4, "classic", 0),
+    ("spider", 4, "flexible", 0),
+    ("spiderette", 4, "classic", 0),
+    ("spiderette", 2, "classic", 0),
+]
+"""Deals whose quick-hint play-outs give the positions of tests/golden/hint_reports.json."""
+
+
+def hint_reports(
+    game_name: str, suits: int, rule: str, deal: int, actions: int = 60, every: int = 10
+) -> list[dict[str, object]]:
+    """Every ``every``-th position of the quick hint's own play-out of a deal (its first option
+    played, or the deal when it has none) with the report it gives there, to the sixth decimal
+    of each gain."""
+    game = Game.new(game_name, suits=suits, rule=rule, number=deal, undo_limit=None)
+    played: list[str] = []
+    records: list[dict[str, object]] = []
+    for step in range(1, actions + 1):
+        report = hint_report(game)
+        if step % every == 0:
+            records.append(
+                {
+                    "game": game_name,
+                    "suits": suits,
+                    "rule": rule,
+                    "deal": deal,
+                    "actions": list(played),
+                    "reason": report.reason,
+                    "positions": report.positions,
+                    "options": [
+                        {
+                            "line": [move.text() for move in option.line],
+                            "gain": round(option.gain, 6),
+                        }
+                        for option in report.options
+                    ],
+                }
+            )
+        if report.options:
+            action = report.options[0].move
+        elif game.can_deal():
+            action = DEAL
+        else:
+            break
+        game.push(action)
+        played.append(action_text(action))
+    return records
+
+
+def write_hint_reports() -> None:
+    """Write tests/golden/hint_reports.json, one position per line."""
+    records = [record for seeds in HINT_PLAYOUTS for record in hint_reports(*seeds)]
+    about = (
+        "Positions of the quick hint's own play-outs (every tenth action of the first sixty)"
+        " with the report it gives there: a change to the lookahead's speed must leave these"
+        " exactly as they are. Written by scripts/make_golden.py."
+    )
+    lines = ",\n  ".join(json.dumps(record) for record in records)
+    (GOLDEN / "hint_reports.json").write_text(
+        f'{{"about": {json.dumps(about)}, "positions": [\n  {lines}\n]}}\n', encoding="utf-8"
+    )
+
+
 def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
     vectors = []
@@ -179,6 +248,7 @@ def main() -> None:
         "[\n " + ",\n ".join(transcripts) + "\n]\n", encoding="utf-8"
     )
     write_openspiel_playthrough()
+    write_hint_reports()
 
 
 if __name__ == "__main__":

@@ -110,6 +110,12 @@ def golden_game(name: str, key: str | None = None) -> Game:
     record: dict[str, Any] = json.loads((GOLDEN / name).read_text())
     if key is not None:
         record = record[key]
+    return replayed(record)
+
+
+def replayed(record: dict[str, Any]) -> Game:
+    """The game a golden record describes (``game``, ``suits``, ``rule``, ``deal`` and the
+    ``actions`` played, in notation), replayed through the engine from its deal."""
     game = Game.new(
         record["game"],
         suits=record["suits"],

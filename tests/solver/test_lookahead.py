@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import json
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -13,7 +15,11 @@ from spider.solver import hint_report
 from spider.solver.evaluation import _TURN, Evaluation
 from spider.solver.lookahead import best_fill, lookahead_gain, refill_move
 from spider.solver.view import VisibleView
-from tests.helpers import VARIANTS, position, random_game
+from tests.helpers import GOLDEN, VARIANTS, position, random_game, replayed
+
+HINT_REPORTS: list[dict[str, Any]] = json.loads((GOLDEN / "hint_reports.json").read_text())[
+    "positions"
+]
 
 
 def _spider(suits: int, columns: list[str]) -> Game:
@@ -53,3 +59,24 @@ def test_the_quick_refill_fills_as_the_general_one(
     general = best_fill(columns, down, view.flexible, *roots, evaluation, frozenset())
     quick = refill_move(columns, down, view.flexible, evaluation, roots)
     assert quick == (None if general is None else general[1])
+
+
+@pytest.mark.parametrize(
+    "record",
+    HINT_REPORTS,
+    ids=[
+        f"{r['game']}-{r['suits']}-{r['rule']}-{r['deal']}-{len(r['actions'])}"
+        for r in HINT_REPORTS
+    ],
+)
+def test_the_quick_hint_gives_its_golden_reports(record: dict[str, Any]) -> None:
+    """The reports the quick hint gave along its own play-outs, pinned: the lookahead's data
+    structures may change for speed, its answers may not."""
+    report = hint_report(replayed(record))
+    assert report.reason == record["reason"]
+    assert report.positions == record["positions"]
+    options = [
+        {"line": [move.text() for move in option.line], "gain": round(option.gain, 6)}
+        for option in report.options
+    ]
+    assert options == record["options"]
