@@ -20,9 +20,11 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from ..moves import Move
-from ..rules import EMPTY, RUN_LENGTH, deal_blocked_forever, destination_index
-from .evaluation import Columns, Evaluation, Reveal, four_suit_classic, is_loose, judges_refilled
+from ..rules import RUN_LENGTH, deal_blocked_forever, turns_over
+from .column_table import UNKNOWN_ID, column_table
+from .evaluation import Columns, Evaluation, Reveal, four_suit_classic, judges_refilled
 from .evaluation import weights_now as evaluation_weights
+from .pruned_moves import column_info, unpack, useful_packed_moves
 from .view import UNKNOWN, VisibleView, apply_visible, group_length, visible_moves
 
 __all__ = [
@@ -75,8 +77,10 @@ class Lookahead:
         self.stock_cards = view.stock_cards
         self.budget = budget
         self.nodes = 0
-        self.seen: set[tuple[Columns, tuple[int, ...]]] = set()
-        self.parents: list[tuple[int, Move]] = []  # node id -> (parent id, move); root: -1
+        self.table = table = column_table(view.flexible)
+        self.id_scores = table.scores_for(self.scores)
+        self.seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+        self.parents: list[tuple[int, int]] = []  # node id -> (parent id, packed move); root: -1
         self.best: dict[int, tuple[float, int]] = {}  # first-move node -> (net value, node)
         self.heap: list[_Node] = []
 
@@ -119,8 +123,9 @@ class Lookahead:
     ) -> dict[Move, _Best]:
         """The best line (and its net value) found for each useful first move; ``stop`` is
         asked every :data:`_STOP_CHECK_EVERY` expansions and ends the search early when true."""
-        self.seen.add((columns, down))
-        self._expand((0.0, -1, columns, down, root, 0, -1, False, None))
+        ids = tuple(map(self.table.intern, columns))
+        self.seen.add((ids, down))
+        self._expand((0.0, -1, ids, down, root, 0, -1, False, -1))
         expanded = 0
         while self.heap and self.nodes < self.budget:
             self.nodes += 1
@@ -130,76 +135,97 @@ class Lookahead:
                 break
         parents = self.parents
         return {
-            parents[first][1]: (net, _line(parents, node))
+            unpack(parents[first][1]): (net, _line(parents, node))
             for first, (net, node) in self.best.items()
         }
 
-    def _blocks_deals(self, columns: Columns, down: tuple[int, ...]) -> bool:
+    def _blocks_deals(self, ids: tuple[int, ...], down: tuple[int, ...]) -> bool:
         """True when removing a run from this position (the one a move is made from) leaves
         fewer cards on the table than columns while the stock still holds cards: no deal could
         ever happen again, so the game could not be won.  Such a line is never offered; the
         player fills the columns and deals first, and completes the run after."""
         if not self.deals_to_come:
             return False
-        table_after = sum(map(len, columns)) + sum(down) - RUN_LENGTH
-        return deal_blocked_forever(self.stock_cards, table_after, len(columns))
+        infos = self.table.infos
+        table_after = sum(infos[column_id][3] for column_id in ids) + sum(down) - RUN_LENGTH
+        return deal_blocked_forever(self.stock_cards, table_after, len(ids))
 
     def _expand(self, node: _Node) -> None:
         """Push every unseen child of ``node`` and update the best line of its first move.
 
-        The inner loop of the hint, written out to spare calls per child.  A child's value is
-        its parent's plus what its move changed: only the move's two columns change, so their
-        scores (:class:`ColumnScores`) before and after, an empty column more or fewer, a card
-        turned (worth nothing here where :class:`Reveal` values it) and a run removed."""
-        _, node_id, columns, down, value, depth, first, unknown, inherited = node
+        The inner loop of the hint, written out to spare calls per child.  Columns are ids of
+        the search's :class:`~.column_table.ColumnTable` and moves small numbers
+        (:func:`~.pruned_moves.pack`), so a move is one lookup of the two columns it leaves, a
+        position hashes twenty small numbers and the moves of a position met before are looked
+        up.  A child's value is its parent's plus what its move changed: only the move's two columns
+        change, so their scores before and after, an empty column more or fewer, a card turned
+        (worth nothing here where :class:`Reveal` values it) and a run removed."""
+        _, node_id, ids, down, value, depth, first, unknown, back = node
         depth += 1
-        reveal = self.reveal
-        infos = _node_infos(columns, self.flexible, inherited)
-        back = None if inherited is None else inherited[2]
+        reveal, table = self.reveal, self.table
+        moves = table.children.get((ids, down))
+        if moves is None:
+            moves = table.children_of(ids, down)
         seen, scores, best, parents, heap = (
             self.seen,
-            self.scores,
+            self.id_scores,
             self.best,
             self.parents,
             self.heap,
         )
+        table_moves = table.moves
         empty, turn, run = self.weights
         step = _STEP * depth
         generated = 0
-        for move in useful_moves(columns, down, self.flexible, infos):
-            if move == back:
+        for packed in moves:
+            if packed == back:
                 continue  # it leads back to the parent, which is seen
-            new_columns, new_down, flipped, run_suit = apply_visible(columns, down, move)
+            src = packed & 15
+            dst = packed >> 4 & 15
+            count = packed >> 8
+            old_src, old_dst = ids[src], ids[dst]
+            moved = table_moves.get((old_src, old_dst, count))
+            if moved is None:
+                moved = table.move(old_src, old_dst, count)
+            new_src, new_dst, run_suit = moved
+            new_down = down  # a new tuple only when a card turns (most moves turn none)
+            flipped = 0
+            # A card turns as apply_visible turns it (the kernel's rule, ``turns_over``).
+            if not new_src and turns_over(down[src], down[src]):
+                new_down = _one_less(new_down, src)
+                new_src = UNKNOWN_ID
+                flipped = 1
+            if run_suit >= 0 and not new_dst and turns_over(new_down[dst], new_down[dst]):
+                new_down = _one_less(new_down, dst)
+                new_dst = UNKNOWN_ID
+                flipped += 1
+            placed = list(ids)
+            placed[src] = new_src
+            placed[dst] = new_dst
+            new_ids = tuple(placed)
             size = len(seen)
-            seen.add((new_columns, new_down))
+            seen.add((new_ids, new_down))
             if len(seen) == size:
                 continue  # seen before (one hash instead of a lookup and an add)
             generated += 1
-            if run_suit >= 0 and self._blocks_deals(columns, down):
+            if run_suit >= 0 and self._blocks_deals(ids, down):
                 continue
-            src, dst, _ = move
             child = value + (
-                empty
-                * (
-                    (not new_columns[src])
-                    + (not new_columns[dst])
-                    - (not columns[src])
-                    - (not columns[dst])
-                )
-                + scores[new_columns[src], new_down[src]]
-                + scores[new_columns[dst], new_down[dst]]
-                - scores[columns[src], down[src]]
-                - scores[columns[dst], down[dst]]
+                empty * ((not new_src) + (not new_dst) - (not old_src) - (not old_dst))
+                + scores[2 * new_src + (new_down[src] > 0)]
+                + scores[2 * new_dst + (new_down[dst] > 0)]
+                - scores[2 * old_src + (down[src] > 0)]
+                - scores[2 * old_dst + (down[dst] > 0)]
                 + turn * flipped
                 + (run if run_suit >= 0 else 0)
             )
             child_id = len(parents)
-            parents.append((node_id, move))
+            parents.append((node_id, packed))
             root_move = child_id if first < 0 else first
             net = child - step
             turned = unknown or flipped > 0
             if turned and reveal is not None:
-                net += reveal.value(new_columns, new_down)
+                net += reveal.value(table.columns(new_ids), new_down)
             known = best.get(root_move)
             if known is None or net > known[0]:
                 best[root_move] = (net, child_id)
@@ -208,13 +234,13 @@ class Lookahead:
                 (
                     -net,
                     child_id,
-                    new_columns,
+                    new_ids,
                     new_down,
                     child,
                     depth,
                     root_move,
                     turned,
-                    (infos, move, None if run_suit >= 0 else (dst, src, move.count)),
+                    -1 if run_suit >= 0 else dst | src << 4 | count << 8,
                 ),
             )
         self.nodes += generated
@@ -270,41 +296,30 @@ _ROUNDING: Final = 1e-6
 are valued whole (one that loses by more loses in the whole value too)."""
 
 
-def _node_infos(columns: Columns, flexible: bool, inherited: _Inherited | None) -> list[_Info]:
-    """The :func:`_column_info` of every column of a node: its parent's, but for the two
-    columns its move changed (every column for the root)."""
-    if inherited is None:
-        return [_column_info(column, flexible) for column in columns]
-    parent_infos, move, _ = inherited
-    infos = list(parent_infos)
-    infos[move.src] = _column_info(columns[move.src], flexible)
-    infos[move.dst] = _column_info(columns[move.dst], flexible)
-    return infos
+def _one_less(down: tuple[int, ...], index: int) -> tuple[int, ...]:
+    """``down`` with one card fewer face down in column ``index``."""
+    return (*down[:index], down[index] - 1, *down[index + 1 :])
 
 
 _Best = tuple[float, tuple[Move, ...]]
-_Inherited = tuple["list[_Info]", Move, "tuple[int, int, int] | None"]
-"""What a node takes from its parent: the parent's column infos, the move from there and that
-move's reverse, which leads straight back (None when the move removed a run: then its reverse
-moves other cards)."""
-# A search node: (-net value, id, columns, down, value, depth, id of its first move's node,
-# whether a card was turned on the way, what it inherits, or None at the root); ``value``
+# A search node: (-net value, id, column ids, down, value, depth, id of its first move's node,
+# whether a card was turned on the way, the packed reverse of the move that led to it, which
+# leads straight back, or -1 at the root and after a run removed: then the reverse moves other
+# cards); ``value``
 # leaves out the worth of unknown cards.  After a move that turned a card its reverse is never
 # generated (nothing can go onto the unknown card), so skipping it changes nothing there.
-_Node = tuple[float, int, Columns, tuple[int, ...], float, int, int, bool, "_Inherited | None"]
+_Node = tuple[float, int, tuple[int, ...], tuple[int, ...], float, int, int, bool, int]
 
 
-def _line(parents: list[tuple[int, Move]], node: int) -> tuple[Move, ...]:
+def _line(parents: list[tuple[int, int]], node: int) -> tuple[Move, ...]:
     moves = []
     while node >= 0:
         node, move = parents[node]
-        moves.append(move)
+        moves.append(unpack(move))
     return tuple(reversed(moves))
 
 
-def useful_moves(
-    columns: Columns, down: tuple[int, ...], flexible: bool, infos: list[_Info] | None = None
-) -> list[Move]:
+def useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> list[Move]:
     """Legal moves minus ones that cannot help (a pruned subset of ``visible_moves``).
 
     Dropped: every empty destination but the first (empty columns are interchangeable for the
@@ -314,89 +329,11 @@ def useful_moves(
     that suit; unless the card it frees is *wanted* (some movable group has, at the bottom of a
     one-suit segment, the card one rank lower of the same suit), then it may move anywhere.
     Under the classic rule a group sitting on an off-suit card one rank higher may also move
-    anywhere when that frees a *loose* group (see :func:`_frees_loose_group`): in 4-suit games
-    most builds are off-suit, and untangling them is what turns cards.
-
-    ``infos`` are the :func:`_column_info` of the columns, when the caller has them.
+    anywhere when that frees a *loose* group (see :func:`~.column_table.column_info`): in 4-suit
+    games most builds are off-suit, and untangling them is what turns cards.
     """
-    if infos is None:
-        infos = [_column_info(column, flexible) for column in columns]
-    targets, empties = destination_index([column[-1] if column else EMPTY for column in columns])
-    first_empty = empties[0] if empties else -1
-    wanted: set[int] | None = None  # the cards the columns want, found when first needed
-    moves: list[Move] = []
-    append = moves.append
-    new = tuple.__new__  # without the frame of Move's generated __new__
-    for src, (pieces, _, _) in enumerate(infos):
-        whole = len(columns[src])
-        for count, moved, below, leave in pieces:
-            onto = targets[moved & 15]
-            if below:
-                if wanted is None:
-                    # An empty or unknown-topped column wants nothing (it has no pieces).
-                    wanted = set().union(*[info[1] for info in infos])
-                if below not in wanted:
-                    for dst in onto:
-                        if columns[dst][-1] == moved + 1 and infos[dst][2] > leave:
-                            append(new(Move, (src, dst, count)))
-                    continue
-            for dst in onto:
-                append(new(Move, (src, dst, count)))
-            if first_empty >= 0 and (count < whole or down[src]):
-                append(new(Move, (src, first_empty, count)))
-    return moves
-
-
-_Piece = tuple[int, int, int, int]
-_Info = tuple[list[_Piece], set[int], int]
-_info_cache: dict[tuple[tuple[int, ...], bool], _Info] = {}
-
-
-def _column_info(column: tuple[int, ...], flexible: bool) -> _Info:
-    """The groups a column can move, the cards its one-suit segments want and the length of its
-    top one-suit group (cached).
-
-    A piece is ``(count, moved card, parent, leave)``: ``parent`` is the card under the group
-    when it is one rank higher and moving off it is sideways (else 0) and ``leave`` the length
-    of the one-suit run the group would leave when that parent is of its own suit (else 0).
-    """
-    key = (column, flexible)
-    cached = _info_cache.get(key)
-    if cached is not None:
-        return cached
-    length = group_length(column, flexible)
-    size = len(column)
-    pieces = []
-    wanted = set()
-    for count in range(1, length + 1):
-        moved = column[-count]
-        below = column[-count - 1] if count < size else UNKNOWN
-        if below == moved + 1 or (
-            below
-            and (below & 15) == (moved & 15) + 1
-            and (flexible or not _frees_loose_group(column[: size - count]))
-        ):
-            leave = group_length(column[: size - count], False) if below == moved + 1 else 0
-            pieces.append((count, moved, below, leave))
-        else:
-            pieces.append((count, moved, 0, 0))
-        if below != moved + 1:
-            wanted.add(moved + 1)
-    if len(_info_cache) > 100_000:
-        _info_cache.clear()
-    info = (pieces, wanted, length if not flexible else group_length(column, False))
-    _info_cache[key] = info
-    return info
-
-
-def _frees_loose_group(rest: tuple[int, ...]) -> bool:
-    """True when the one-suit group on top of ``rest`` could move somewhere new.
-
-    That group is *loose* when it does not sit on the card one rank higher: it lies on a
-    face-down card, at the bottom of its column or on an unrelated card, so moving it would turn
-    a card, empty a column or untangle the column.
-    """
-    return is_loose(rest, group_length(rest, False))
+    infos = [column_info(column, flexible) for column in columns]
+    return [unpack(move) for move in useful_packed_moves(infos, down)]
 
 
 def leads_back(columns: Columns, down: tuple[int, ...], move: Move, visited: Visited) -> bool:
