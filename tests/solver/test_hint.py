@@ -21,6 +21,7 @@ from spider.solver.hint import (
     ONE_SUIT_HINT_NODES,
     ONE_SUIT_SPIDER_HINT_NODES,
     REASONS,
+    TWO_SUIT_CLASSIC_HINT_NODES,
     _no_helpful_move,
     default_node_budget,
     fill_move,
@@ -598,7 +599,7 @@ def test_the_variant_budget_looks_deep_enough_for_a_card_turning_line(
     [
         (("spider", 1, "classic"), ONE_SUIT_SPIDER_HINT_NODES),
         (("spiderette", 1, "classic"), ONE_SUIT_HINT_NODES),
-        (("spider", 2, "classic"), DEFAULT_HINT_NODES),
+        (("spider", 2, "classic"), TWO_SUIT_CLASSIC_HINT_NODES),
         (("spider", 2, "flexible"), DEFAULT_HINT_NODES),
         (("spiderette", 2, "classic"), DEFAULT_HINT_NODES),
         (("spider", 4, "classic"), FOUR_SUIT_CLASSIC_HINT_NODES),
@@ -607,7 +608,8 @@ def test_the_variant_budget_looks_deep_enough_for_a_card_turning_line(
     ],
 )
 def test_each_variant_has_its_lookahead_budget(variant: tuple[str, int, str], budget: int) -> None:
-    # Deeper where it was measured to play better (4 suits, 1-suit Spider), shallower in 1-suit
+    # Deeper where it was measured to play better (4 suits, 1-suit Spider, 2-suit Spider under
+    # the classic rule, where it weighs the cards its lines turn), shallower in 1-suit
     # Spiderette, where a deeper look won no more; docs/strength.md has the figures behind each.
     view = VisibleView.from_game(random_game(variant, 10_000, 20))
     assert default_node_budget(view) == budget

@@ -69,6 +69,7 @@ __all__ = [
     "ONE_SUIT_HINT_NODES",
     "ONE_SUIT_SPIDER_HINT_NODES",
     "REASONS",
+    "TWO_SUIT_CLASSIC_HINT_NODES",
     "Evaluation",
     "Hint",
     "HintOption",
@@ -97,6 +98,14 @@ games against 364 at :data:`ONE_SUIT_HINT_NODES` (23 deals won only with it, 15 
 each half of the deals on its side) and removed 7.64 runs a game against 7.48, with a
 95th-percentile hint of 59 ms (``docs/strength.md``)."""
 
+TWO_SUIT_CLASSIC_HINT_NODES: Final = 4000
+"""The default budget in 2-suit Spider under the classic rule, where the hint weighs its best
+lines over the card each turns (:func:`weighs_next_card`).  On tuning deals 10,200-10,499 it
+won 206 games against 187 at :data:`DEFAULT_HINT_NODES` (39 deals won only with it, 20 only
+without), and on reported deals 0-499 323 against 294 (64.6% against 58.8%).  Its
+95th-percentile hint costs what the 1,000-position hint cost before the lookahead kept its
+columns in a :class:`~.column_table.ColumnTable` (``docs/strength.md``)."""
+
 FOUR_SUIT_CLASSIC_HINT_NODES: Final = 4000
 """The default budget in 4-suit games under the classic rule (Spider and Spiderette).  There a
 line that turns a card often needs several moves to take off-suit builds apart, and most
@@ -113,10 +122,13 @@ won 98 games against 90 at :data:`DEFAULT_HINT_NODES` (4.06 runs a game against 
 
 def default_node_budget(view: VisibleView) -> int:
     """The lookahead's budget for ``view``'s variant when none is given: 4,000 positions in
-    1-suit Spider and 300 in 1-suit Spiderette, 4,000 in 4-suit games under the classic rule,
-    3,000 under the flexible rule, 1,000 otherwise (2 suits)."""
+    1-suit Spider and 300 in 1-suit Spiderette, 4,000 in 2-suit Spider and in 4-suit games
+    under the classic rule, 3,000 in 4-suit games under the flexible rule, 1,000 otherwise
+    (2-suit Spider under the flexible rule, 2-suit Spiderette)."""
     if view.suits == 1:
         return ONE_SUIT_SPIDER_HINT_NODES if view.game == "spider" else ONE_SUIT_HINT_NODES
+    if weighs_next_card(view):
+        return TWO_SUIT_CLASSIC_HINT_NODES
     if four_suit_classic(view):
         return FOUR_SUIT_CLASSIC_HINT_NODES
     if view.suits == 4:
