@@ -1,16 +1,21 @@
 """Hint speed: median, p95 and max time of ``hint_report`` on mid-game positions.
 
     .venv/bin/python benchmarks/hint.py --deals 5 [--variants ...] [--budgets 1000,4000]
+        [--against REVISION]
 
-Each deal is played out by the hint itself (``fairplay.play_out``, deterministic), in a game
-that keeps its history as a player's does (so the hint reads the positions passed since the last
+Each deal is played out by the hint itself (``fairplay.act``, deterministic), in a game that
+keeps its history as a player's does (so the hint reads the positions passed since the last
 card turned, and pays for it); every position where it is asked between actions ``--from`` and
-``--to`` is timed.  By default four
-variants: 1-suit and 4-suit Spider (both rules at 4 suits) and 4-suit Spiderette.  With
-``--budgets`` each variant is measured once per lookahead budget (positions; ``default`` is the
-variant's own, :func:`spider.solver.hint.default_node_budget`), side by side in one run; the
-play-out follows the hint at that budget, so the positions differ.  Prints a Markdown table and
-the command used.  Not a timed test.
+``--to`` is timed.  By default four variants: 1-suit and 4-suit Spider (both rules at 4 suits)
+and 4-suit Spiderette.  With ``--budgets`` each variant is measured once per lookahead budget
+(positions; ``default`` is the variant's own, :func:`spider.solver.hint.default_node_budget`),
+side by side in one run; the play-out follows the hint at that budget, so the positions differ.
+
+With ``--against REVISION`` the engine of that git revision (``engine_at.py``) plays the same
+deals beside this tree's, one hint of each in turn (the order alternating), so that a speed-up
+is shown before and after from one run: this machine's speed drifts too much for two runs to
+compare.  Each engine plays its own hint, so the positions are the same only while the two
+agree.  Prints a Markdown table and the command used.  Not a timed test.
 """
 
 from __future__ import annotations
@@ -24,34 +29,44 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from fairplay import play_out
+from engine_at import Engine, engine_at, this_engine
+from fairplay import act
 from variants import add_variants_option, selected_variants
-
-from spider import Game
-from spider.solver.hint import HintReport, hint_report
 
 DEFAULT_VARIANTS = "spider-1-classic,spider-4-classic,spider-4-flexible,spiderette-4-classic"
 
 
 def timings(
-    game_name: str, suits: int, rule: str, number: int, low: int, high: int, nodes: int | None
-) -> list[float]:
-    """Seconds per hint call (lookahead budget ``nodes``, None: the variant's own) at the
-    mid-game positions of one deterministic play-out."""
-    game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
-    times: list[float] = []
-    asked = 0
-
-    def timed_hint(current: Game) -> HintReport:
-        nonlocal asked
-        started = time.perf_counter()
-        report = hint_report(current, nodes)
-        if asked >= low:
-            times.append(time.perf_counter() - started)
-        asked += 1
-        return report
-
-    play_out(game, high, timed_hint)
+    engines: list[Engine],
+    variant: tuple[str, int, str],
+    number: int,
+    actions: tuple[int, int],
+    nodes: int | None,
+) -> list[list[float]]:
+    """Seconds per hint call of each engine (lookahead budget ``nodes``, None: the variant's
+    own) at the positions between ``actions`` (first, last + 1) of its deterministic
+    play-out of deal ``number``; the engines take turns, one hint each."""
+    game_name, suits, rule = variant
+    low, high = actions
+    games = [
+        engine.game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
+        for engine in engines
+    ]
+    times: list[list[float]] = [[] for _ in engines]
+    playing = set(range(len(engines)))
+    for step in range(high):
+        order = range(len(engines)) if step % 2 == 0 else reversed(range(len(engines)))
+        for index in order:
+            game = games[index]
+            if index not in playing or game.is_won:
+                playing.discard(index)
+                continue
+            started = time.perf_counter()
+            report = engines[index].hint_report(game, nodes)
+            if step >= low:
+                times[index].append(time.perf_counter() - started)
+            if not act(game, report):
+                playing.discard(index)
     return times
 
 
@@ -66,26 +81,47 @@ def main() -> None:
         default="default",
         help="comma list of lookahead budgets in positions, or 'default' (the variant's own)",
     )
+    parser.add_argument(
+        "--against",
+        metavar="REVISION",
+        help="also time the engine of this git revision, hint for hint beside this tree's",
+    )
     add_variants_option(parser, DEFAULT_VARIANTS)
     args = parser.parse_args()
     budgets = [_budget(text) for text in args.budgets.split(",")]
+    engines = [this_engine()]
+    if args.against:
+        engines.append(engine_at(args.against))
     print("Command: " + shlex.join([".venv/bin/python", "benchmarks/hint.py", *sys.argv[1:]]))
     print()
-    print("| variant | budget | positions | median ms | p95 ms | max ms |")
-    print("|---|---|---|---|---|---|")
-    for game_name, suits, rule in selected_variants(args.variants):
+    print("| variant | engine | budget | positions | median ms | p95 ms | max ms |")
+    print("|---|---|---|---|---|---|---|")
+    for variant in selected_variants(args.variants):
         for nodes in budgets:
-            times: list[float] = []
+            times: list[list[float]] = [[] for _ in engines]
             for number in range(args.first, args.first + args.deals):
-                times += timings(game_name, suits, rule, number, args.low, args.high, nodes)
-            times.sort()
-            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-            print(
-                f"| {game_name} {suits} {rule} | {nodes or 'default'} | {len(times)} "
-                f"| {1000 * statistics.median(times):.1f} | {1000 * p95:.1f} "
-                f"| {1000 * times[-1]:.1f} |",
-                flush=True,
-            )
+                played = timings(engines, variant, number, (args.low, args.high), nodes)
+                for kept, new in zip(times, played, strict=True):
+                    kept += new
+            for engine, measured in zip(engines, times, strict=True):
+                _print_row(variant, engine.name, nodes, sorted(measured))
+
+
+def _print_row(
+    variant: tuple[str, int, str], engine: str, nodes: int | None, times: list[float]
+) -> None:
+    """One line of the table: the times of one engine at one budget, sorted."""
+    game_name, suits, rule = variant
+    if not times:
+        print(f"| {game_name} {suits} {rule} | {engine} | {nodes or 'default'} | 0 | | | |")
+        return
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    print(
+        f"| {game_name} {suits} {rule} | {engine} | {nodes or 'default'} | {len(times)} "
+        f"| {1000 * statistics.median(times):.1f} | {1000 * p95:.1f} "
+        f"| {1000 * times[-1]:.1f} |",
+        flush=True,
+    )
 
 
 def _budget(text: str) -> int | None:

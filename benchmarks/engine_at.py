@@ -1,0 +1,78 @@
+"""The engine as it was at a git revision, loaded beside this tree's in the same process.
+
+``engine_at("HEAD~3")`` extracts ``src/spider`` of that revision (``git archive``) into a
+temporary directory under a package name of its own (``spider_at_<sha>``), so a benchmark can
+time the engine before and after a change in one process, alternating between them: this
+machine's speed drifts from minute to minute, and two runs an hour apart do not compare.
+The engine's modules import each other relatively, so the copy runs as it ran then.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Engine:
+    """An engine to time: its name in tables, its ``Game`` class and its ``hint_report``."""
+
+    name: str
+    game: Any
+    hint_report: Any
+
+
+def this_engine() -> Engine:
+    """The engine of this tree (the ``spider`` package)."""
+    from spider import Game
+    from spider.solver.hint import hint_report
+
+    return Engine("this tree", Game, hint_report)
+
+
+def engine_at(revision: str) -> Engine:
+    """The engine at git ``revision``, as a package of its own; exits with a message when the
+    revision is unknown or has no engine."""
+    sha = _resolve(revision)
+    package = f"spider_at_{sha[:12]}"
+    home = Path(tempfile.mkdtemp(prefix="engine-at-"))
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", sha, "src/spider"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        shutil.rmtree(home, ignore_errors=True)
+        raise SystemExit(f"--against: revision {revision!r} has no src/spider to load")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(home / "tree", filter="data")
+    (home / "tree" / "src" / "spider").rename(home / package)
+    sys.path.insert(0, str(home))
+    game = importlib.import_module(f"{package}.game")
+    hint = importlib.import_module(f"{package}.solver.hint")
+    return Engine(revision, game.Game, hint.hint_report)
+
+
+def _resolve(revision: str) -> str:
+    """The full commit id of ``revision``."""
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 0:
+        raise SystemExit(f"--against: {revision!r} is not a commit of this repository")
+    return found.stdout.strip()
