@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from spider import Game
 from spider.solver import hint_report
+from spider.solver.column_table import ColumnTable
 from spider.solver.evaluation import _TURN, Evaluation
-from spider.solver.lookahead import best_fill, lookahead_gain, refill_move
-from spider.solver.view import VisibleView
+from spider.solver.lookahead import best_fill, lookahead_gain, refill_move, useful_moves
+from spider.solver.view import UNKNOWN, VisibleView, apply_visible
 from tests.helpers import GOLDEN, VARIANTS, position, random_game, replayed
 
 HINT_REPORTS: list[dict[str, Any]] = json.loads((GOLDEN / "hint_reports.json").read_text())[
@@ -59,6 +60,30 @@ def test_the_quick_refill_fills_as_the_general_one(
     general = best_fill(columns, down, view.flexible, *roots, evaluation, frozenset())
     quick = refill_move(columns, down, view.flexible, evaluation, roots)
     assert quick == (None if general is None else general[1])
+
+
+@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 150))
+def test_the_column_table_plays_moves_as_the_view_does(
+    variant: tuple[str, int, str], number: int, steps: int
+) -> None:
+    # Inside the search a column is an id of a ColumnTable; a move looked up there must leave
+    # the columns apply_visible leaves (before a card turns) and remove the same run.
+    view = VisibleView.from_game(random_game(variant, number, steps))
+    table = ColumnTable(view.flexible)
+    ids = tuple(map(table.intern, view.columns))
+    assert table.columns(ids) == view.columns
+    assert tuple(map(table.intern, view.columns)) == ids  # a column keeps its id
+    for move in useful_moves(view.columns, view.down, view.flexible):
+        applied = apply_visible(view.columns, view.down, move)
+        left, after, run_suit = table.move(ids[move.src], ids[move.dst], move.count)
+        assert run_suit == applied.run_suit
+        for column_id, played in (
+            (left, applied.columns[move.src]),
+            (after, applied.columns[move.dst]),
+        ):
+            # Where apply_visible turned a card (unknown), the table leaves the column empty:
+            # the search turns it.
+            assert table.cards[column_id] == (() if played == (UNKNOWN,) else played)
 
 
 @pytest.mark.parametrize(

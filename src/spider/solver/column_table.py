@@ -5,9 +5,10 @@ columns of ten, and the same column turns up in thousands of positions of a sear
 searches after it.  Kept as tuples of cards, every position it tests for "seen before" hashes
 all its cards, every score it reads hashes a column, and every move it plays slices and joins
 tuples.  A :class:`ColumnTable` gives each distinct column a number (its *id*) and keeps what
-the search asks of it by that number: its cards, top card, length, the groups it can move
-(:func:`column_info`), its score (:meth:`ColumnTable.scores_for`) and the columns a move leaves
-(:meth:`ColumnTable.move`).  A position is then ten small numbers and its face-down counts.
+the search asks of it by that number: its cards, the groups it can move, its length and top card
+(:func:`~.pruned_moves.column_info`), its score (:meth:`ColumnTable.scores_for`) and the columns
+a move leaves (:meth:`ColumnTable.move`).  A position is then ten small numbers and its face-down
+counts, and the moves of a position met before are looked up (:meth:`ColumnTable.children_of`).
 
 Ids mean nothing outside the table that gave them; a table only grows, and
 :func:`column_table` starts a new one between searches once it is large.  The empty column is
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..rules import EMPTY, RUN_LENGTH, UNKNOWN, completes_run
+from ..rules import RUN_LENGTH, UNKNOWN, completes_run
 from .evaluation import ColumnScores
 from .pruned_moves import Info, column_info, useful_packed_moves
 
@@ -30,20 +31,21 @@ EMPTY_ID: Final = 0
 UNKNOWN_ID: Final = 1
 """The id of a column whose only face-up card was just turned and is unknown."""
 
-_TABLE_LIMIT: Final = 200_000
-"""Columns a table may hold before :func:`column_table` starts a new one."""
+_TABLE_LIMIT: Final = 50_000
+"""Columns a table may hold (and four times as many moves) before :func:`column_table` starts a
+new one: a few megabytes, also in the browser."""
 
-_CHILDREN_LIMIT: Final = 50_000
-"""Positions whose moves a table keeps (it forgets them all at once past this)."""
+_CHILDREN_LIMIT: Final = 20_000
+"""Positions whose moves a table keeps (it forgets them all at once past this): the positions of
+about ten hints, enough for the next hint to find those of the last."""
 
 
 class ColumnTable:
     """Every face-up column a search met, by id, with what the search asks of it.
 
-    ``cards[id]`` is the column, ``infos[id]`` its :func:`~.pruned_moves.column_info` (under
-    the rule the table was made for) and ``tops[id]`` its top card
-    (:data:`~spider.rules.EMPTY` when empty); :attr:`moves` and :attr:`children` keep what
-    :meth:`move` and :meth:`children_of` worked out.  Ids are handed out in the order columns
+    ``cards[id]`` is the column and ``infos[id]`` its :func:`~.pruned_moves.column_info` (under
+    the rule the table was made for); :attr:`moves` and :attr:`children` keep what :meth:`move`
+    and :meth:`children_of` worked out.  Ids are handed out in the order columns
     are first met.
     """
 
@@ -52,7 +54,6 @@ class ColumnTable:
         self.ids: dict[tuple[int, ...], int] = {}
         self.cards: list[tuple[int, ...]] = []
         self.infos: list[Info] = []
-        self.tops: list[int] = []
         self.moves: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self.children: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         self._scores: dict[tuple[float, ...], _IdScores] = {}
@@ -70,7 +71,6 @@ class ColumnTable:
         new = self.ids[column] = len(self.cards)
         self.cards.append(column)
         self.infos.append(column_info(column, self.flexible))
-        self.tops.append(column[-1] if column else EMPTY)
         return new
 
     def columns(self, ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
