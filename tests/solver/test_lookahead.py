@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spider import Game
-from spider.solver import hint_report
+from spider.solver import HintReport, hint_report
 from spider.solver.column_table import ColumnTable
 from spider.solver.evaluation import _TURN, Evaluation
 from spider.solver.lookahead import best_fill, lookahead_gain, refill_move, useful_moves
@@ -84,6 +85,24 @@ def test_the_column_table_plays_moves_as_the_view_does(
             # Where apply_visible turned a card (unknown), the table leaves the column empty:
             # the search turns it.
             assert table.cards[column_id] == (() if played == (UNKNOWN,) else played)
+
+
+def test_hints_in_several_threads_answer_as_one_thread_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Threads share the column table: a column must keep one id whichever thread met it first.
+    games = [replayed(record) for record in HINT_REPORTS[::5]]
+    alone = [_report_lines(hint_report(game)) for game in games]
+    # Fresh caches, so that the threads meet every column for the first time together.
+    monkeypatch.setattr(importlib.import_module("spider.solver.column_table"), "_tables", {})
+    monkeypatch.setattr(importlib.import_module("spider.solver.lookahead"), "_gains_seen", {})
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda game: _report_lines(hint_report(game)), games))
+    assert together == alone
+
+
+def _report_lines(report: HintReport) -> list[tuple[str, ...]]:
+    return [tuple(move.text() for move in option.line) for option in report.options]
 
 
 @pytest.mark.parametrize(

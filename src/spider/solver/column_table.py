@@ -17,6 +17,7 @@ always id 0, so ``not column_id`` still says "empty".
 
 from __future__ import annotations
 
+import threading
 from typing import Final
 
 from ..rules import RUN_LENGTH, UNKNOWN, completes_run
@@ -57,6 +58,7 @@ class ColumnTable:
         self.moves: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self.children: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         self._scores: dict[tuple[float, ...], _IdScores] = {}
+        self._lock = threading.Lock()
         self.intern(())
         self.intern((UNKNOWN,))
 
@@ -64,13 +66,21 @@ class ColumnTable:
         return len(self.cards)
 
     def intern(self, column: tuple[int, ...]) -> int:
-        """The id of ``column``, given it now if it has none."""
+        """The id of ``column``, given it now if it has none.
+
+        Searches in several threads may share a table: a new id is given under a lock, and
+        only once its column is stored, so an id always names the same column."""
         known = self.ids.get(column)
         if known is not None:
             return known
-        new = self.ids[column] = len(self.cards)
-        self.cards.append(column)
-        self.infos.append(column_info(column, self.flexible))
+        info = column_info(column, self.flexible)
+        with self._lock:
+            known = self.ids.get(column)
+            if known is not None:
+                return known
+            self.cards.append(column)
+            self.infos.append(info)
+            new = self.ids[column] = len(self.cards) - 1
         return new
 
     def columns(self, ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
