@@ -16,6 +16,7 @@ from spider.solver import HintReport, hint_report
 from spider.solver.column_table import ColumnTable
 from spider.solver.evaluation import _TURN, Evaluation
 from spider.solver.lookahead import best_fill, lookahead_gain, refill_move, useful_moves
+from spider.solver.pruned_moves import pack, unpack
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
 from tests.helpers import GOLDEN, VARIANTS, position, random_game, replayed
 
@@ -75,6 +76,7 @@ def test_the_column_table_plays_moves_as_the_view_does(
     assert table.columns(ids) == view.columns
     assert tuple(map(table.intern, view.columns)) == ids  # a column keeps its id
     for move in useful_moves(view.columns, view.down, view.flexible):
+        assert unpack(pack(*move)) == move
         applied = apply_visible(view.columns, view.down, move)
         left, after, run_suit = table.move(ids[move.src], ids[move.dst], move.count)
         assert run_suit == applied.run_suit

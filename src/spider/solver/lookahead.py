@@ -25,7 +25,7 @@ from .column_table import UNKNOWN_ID, column_table
 from .evaluation import Columns, Evaluation, Reveal, four_suit_classic, judges_refilled
 from .evaluation import weights_now as evaluation_weights
 from .pruned_moves import column_info, unpack, useful_packed_moves
-from .view import UNKNOWN, VisibleView, apply_visible, group_length, visible_moves
+from .view import UNKNOWN, VisibleView, apply_visible, group_length, one_less_down, visible_moves
 
 __all__ = [
     "NOTHING_VISITED",
@@ -192,11 +192,11 @@ class Lookahead:
             flipped = 0
             # A card turns as apply_visible turns it (the kernel's rule, ``turns_over``).
             if not new_src and turns_over(down[src], down[src]):
-                new_down = _one_less(new_down, src)
+                new_down = one_less_down(new_down, src)
                 new_src = UNKNOWN_ID
                 flipped = 1
             if run_suit >= 0 and not new_dst and turns_over(new_down[dst], new_down[dst]):
-                new_down = _one_less(new_down, dst)
+                new_down = one_less_down(new_down, dst)
                 new_dst = UNKNOWN_ID
                 flipped += 1
             placed = list(ids)
@@ -296,18 +296,13 @@ _ROUNDING: Final = 1e-6
 are valued whole (one that loses by more loses in the whole value too)."""
 
 
-def _one_less(down: tuple[int, ...], index: int) -> tuple[int, ...]:
-    """``down`` with one card fewer face down in column ``index``."""
-    return (*down[:index], down[index] - 1, *down[index + 1 :])
-
-
 _Best = tuple[float, tuple[Move, ...]]
 # A search node: (-net value, id, column ids, down, value, depth, id of its first move's node,
 # whether a card was turned on the way, the packed reverse of the move that led to it, which
 # leads straight back, or -1 at the root and after a run removed: then the reverse moves other
-# cards); ``value``
-# leaves out the worth of unknown cards.  After a move that turned a card its reverse is never
-# generated (nothing can go onto the unknown card), so skipping it changes nothing there.
+# cards); ``value`` leaves out the worth of unknown cards.  After a move that turned a card its
+# reverse is never generated (nothing can go onto the unknown card), so skipping it changes
+# nothing there.
 _Node = tuple[float, int, tuple[int, ...], tuple[int, ...], float, int, int, bool, int]
 
 
@@ -329,7 +324,7 @@ def useful_moves(columns: Columns, down: tuple[int, ...], flexible: bool) -> lis
     that suit; unless the card it frees is *wanted* (some movable group has, at the bottom of a
     one-suit segment, the card one rank lower of the same suit), then it may move anywhere.
     Under the classic rule a group sitting on an off-suit card one rank higher may also move
-    anywhere when that frees a *loose* group (see :func:`~.column_table.column_info`): in 4-suit
+    anywhere when that frees a *loose* group (see :func:`~.pruned_moves.column_info`): in 4-suit
     games most builds are off-suit, and untangling them is what turns cards.
     """
     infos = [column_info(column, flexible) for column in columns]

@@ -30,6 +30,7 @@ __all__ = [
     "VisibleView",
     "apply_visible",
     "group_length",
+    "one_less_down",
     "seen_positions",
     "truncate_line",
     "visible_moves",
@@ -205,7 +206,7 @@ def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applie
     flipped = 0
     # ``not source`` and an ace on top are the cheap necessary conditions of the kernel's rules.
     if not source and turns_over(down[src], down[src]):
-        new_down = _one_less(new_down, src)
+        new_down = one_less_down(new_down, src)
         source = (UNKNOWN,)
         flipped += 1
     run_suit = -1
@@ -213,7 +214,7 @@ def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applie
         run_suit = target[-1] >> 4
         target = target[:-RUN_LENGTH]
         if not target and turns_over(new_down[dst], new_down[dst]):
-            new_down = _one_less(new_down, dst)
+            new_down = one_less_down(new_down, dst)
             target = (UNKNOWN,)
             flipped += 1
     new_columns = list(columns)
@@ -223,7 +224,7 @@ def apply_visible(columns: Columns, down: tuple[int, ...], move: Move) -> Applie
     return tuple.__new__(Applied, (tuple(new_columns), new_down, flipped, run_suit))
 
 
-def _one_less(down: tuple[int, ...], index: int) -> tuple[int, ...]:
+def one_less_down(down: tuple[int, ...], index: int) -> tuple[int, ...]:
     """``down`` with one card fewer face down in column ``index``."""
     return (*down[:index], down[index] - 1, *down[index + 1 :])
 
