@@ -43,7 +43,8 @@ def unpack(packed: int) -> Move:
 
 def column_info(column: tuple[int, ...], flexible: bool) -> Info:
     """The groups a column can move, the cards its one-suit segments want, the length of its
-    top one-suit group, its length and its top card.
+    top one-suit group, its length, its top card and the ranks its groups' lowest cards have
+    (:data:`Info`).
 
     A piece is ``(count, moved card, parent, leave)``: ``parent`` is the card under the group
     when it is one rank higher and moving off it is sideways (else 0) and ``leave`` the length
