@@ -9,6 +9,7 @@ The engine's modules import each other relatively, so the copy runs as it ran th
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import io
 import shutil
@@ -46,6 +47,7 @@ def engine_at(revision: str) -> Engine:
     sha = _resolve(revision)
     package = f"spider_at_{sha[:12]}"
     home = Path(tempfile.mkdtemp(prefix="engine-at-"))
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
     archive = subprocess.run(
         ["git", "archive", "--format=tar", sha, "src/spider"],
         cwd=ROOT,
@@ -53,7 +55,6 @@ def engine_at(revision: str) -> Engine:
         check=False,
     )
     if archive.returncode != 0:
-        shutil.rmtree(home, ignore_errors=True)
         raise SystemExit(f"--against: revision {revision!r} has no src/spider to load")
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(home / "tree", filter="data")
