@@ -47,7 +47,7 @@ from variants import Variant, add_variants_option, selected_variants
 
 from spider import Game
 from spider.solver.analyze import wilson_interval
-from spider.solver.hint import HintReport, hint_report
+from spider.solver.hint import HintReport, hint_action, hint_report
 from spider.solver.think import think
 
 MAX_ACTIONS = 1500
@@ -61,15 +61,14 @@ the player ``think-first`` is ``think`` playing only the first action of each li
 
 
 def act(game: Game, report: HintReport) -> bool:
-    """Do what the hint says, as a player pressing H would: play its first move (a fill when the
-    deal needs one), or deal when it offers no move; False when it has nothing left to suggest."""
-    if report.options:
-        game.move(*report.options[0].move)
-        return True
-    if game.can_deal():
-        game.deal()
-        return True
-    return False
+    """Do what the hint says, as a player pressing H would (:func:`~spider.solver.hint.hint_action`:
+    its first move, a fill when the deal needs one, or the deal when it offers no move); False
+    when it has nothing left to suggest."""
+    action = hint_action(game, report)
+    if action is None:
+        return False
+    game.push(action)
+    return True
 
 
 def play_out(

@@ -14,7 +14,7 @@ import argparse
 
 from spider import Game
 from spider.openspiel import play_deal
-from spider.solver.hint import hint_report
+from spider.solver.hint import hint_action
 
 
 def hint_game(deal: Game, max_actions: int) -> None:
@@ -22,13 +22,10 @@ def hint_game(deal: Game, max_actions: int) -> None:
     for _ in range(max_actions):
         if deal.is_won:
             return
-        report = hint_report(deal)
-        if report.options:
-            deal.move(*report.options[0].move)
-        elif deal.can_deal():
-            deal.deal()
-        else:
+        action = hint_action(deal)
+        if action is None:
             return
+        deal.push(action)
 
 
 def main() -> None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from spider import DEAL, Game
+from spider import Game
 from spider.moves import action_text
-from spider.solver import hint_report
+from spider.solver import hint_action, hint_report
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
@@ -190,11 +190,8 @@ def hint_reports(
                     ],
                 }
             )
-        if report.options:
-            action = report.options[0].move
-        elif game.can_deal():
-            action = DEAL
-        else:
+        action = hint_action(game, report)
+        if action is None:
             break
         game.push(action)
         played.append(action_text(action))

@@ -15,7 +15,7 @@ import spider.env
 from scripts.make_golden import PLAYTHROUGHS, playthrough
 from spider import DEAL, Game, IllegalMove, Move
 from spider.env import DEAL_ACTION, Observation, SpiderEnv
-from spider.solver.hint import visited_positions
+from spider.solver.hint import hint_action, visited_positions
 from spider.solver.view import VisibleView
 from tests.helpers import VARIANTS, random_game, reshuffle_hidden
 
@@ -207,6 +207,25 @@ def test_golden_playthroughs() -> None:
     for seeds, expected in zip(PLAYTHROUGHS, golden, strict=True):
         header, steps = playthrough(*seeds)
         assert {**header, "steps": steps} == expected
+
+
+def test_a_bot_following_hint_action_plays_the_quick_hints_game() -> None:
+    # The environment's hint action is the hint player's (benchmarks/fairplay.py): the same
+    # game, action for action, as hint_action played on a Game of the same deal.
+    env = SpiderEnv("spiderette", suits=1)
+    env.reset(options={"number": 2})
+    game = Game.new("spiderette", suits=1, number=2, undo_limit=None)
+    for _ in range(60):
+        action = env.hint_action()
+        expected = hint_action(game)
+        assert action == (None if expected is None else env.move_to_action(expected))
+        if action is None:
+            break
+        assert action in env.legal_actions()
+        env.step(action)
+        game.push(expected)
+    assert VisibleView.from_game(env.game) == VisibleView.from_game(game)
+    assert env.game.moves > 20
 
 
 def test_the_hint_and_think_line_know_the_positions_passed_since_progress() -> None:

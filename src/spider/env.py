@@ -20,8 +20,9 @@ of ``docs/notation.md``.
 The observation is what a player sees, never a face-down card or the stock order (see
 :class:`Observation`); the reward is the change of the game's score.  ``env.game`` is the
 underlying :class:`~spider.Game`, with every card: a bot that reads it is not playing fair.
-:meth:`SpiderEnv.think_line` asks "Think harder" (:mod:`spider.solver.think`), which reads only
-what the player sees, for a line of actions.
+:meth:`SpiderEnv.hint_action` asks the quick hint (:mod:`spider.solver.hint`) for one action and
+:meth:`SpiderEnv.think_line` asks "Think harder" (:mod:`spider.solver.think`) for a line of them;
+both read only what the player sees.
 
 The standard library only: no Gymnasium needed.  An agent written for Gymnasium's ``Env`` calls
 ``reset(seed=...)`` and ``step(action)`` the same way.
@@ -38,6 +39,7 @@ from .game import Game
 from .moves import DEAL, Action, Move, action_from_text, action_text
 from .rules import RUN_LENGTH
 from .shuffle import MAX_NUMBER
+from .solver.hint import hint_action
 from .solver.think import think
 
 __all__ = [
@@ -279,6 +281,15 @@ class SpiderEnv:
         truncated = not terminated and self._steps == self.max_steps
         self._over = terminated or truncated
         return Observation.of(game), game.score - score, terminated, truncated, info
+
+    def hint_action(self) -> int | None:
+        """The action the quick hint recommends (:func:`spider.solver.hint.hint_action`, from the
+        visible position only), as an integer: its best move, or the deal when it offers no move
+        and a deal is allowed; None when it has nothing to suggest or the game is won.  A bot
+        that plays it at every step plays as the benchmarks' hint player does
+        (``benchmarks/fairplay.py``)."""
+        action = hint_action(self.game)
+        return None if action is None else self.move_to_action(action)
 
     def think_line(
         self, *, iterations: int | None = None, time_limit: float | None = None, seed: int = 0

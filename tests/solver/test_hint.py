@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spider import Game, Move
+from spider import DEAL, Game, Move
 from spider.cards import parse_card_int
 from spider.solver import hint, hint_report, no_more_moves
 from spider.solver.endgame import SAMPLED_HIDDEN, SAMPLES
@@ -25,6 +25,7 @@ from spider.solver.hint import (
     _no_helpful_move,
     default_node_budget,
     fill_move,
+    hint_action,
     visited_positions,
 )
 from spider.solver.view import VisibleView, apply_visible
@@ -81,6 +82,41 @@ def test_hint_moves_are_legal_and_never_a_deal(
         assert not ADVICE_TO_DEAL["en"].search(text), text
     moves = [option.move for option in report.options]
     assert len(moves) == len(set(moves))
+
+
+@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 120))
+def test_hint_action_is_the_best_move_else_a_deal_the_rules_allow(
+    variant: tuple[str, int, str], number: int, steps: int
+) -> None:
+    game = random_game(variant, number, steps)
+    report = hint_report(game)
+    action = hint_action(game)
+    assert action == hint_action(game, report)
+    if report.options:
+        assert action == report.options[0].move
+    elif game.can_deal():
+        assert action == DEAL
+    else:
+        assert action is None
+    if action is not None:
+        game.push(action)  # legal: the rules accept it
+
+
+def test_hint_action_deals_once_the_empty_column_is_filled() -> None:
+    game = _spider(2, _FILL_COLUMNS)
+    fill = hint_action(game)
+    assert fill != DEAL and isinstance(fill, Move) and fill.dst == 9
+    game.push(fill)
+    assert hint_action(game) == DEAL
+    game.push(DEAL)
+    assert hint_action(game) != DEAL  # the stock is empty now
+
+
+def test_hint_action_is_none_once_the_game_is_won() -> None:
+    game = position("spider", 1, ["KS"] + [""] * 9, removed="SSSSSSS")
+    assert not game.is_won and hint_action(game) is None  # 1 card left: nothing helps, no deal
+    won = position("spider", 1, [""] * 10, removed="SSSSSSSS")
+    assert won.is_won and hint_action(won) is None
 
 
 def test_pressing_again_gives_the_next_best() -> None:

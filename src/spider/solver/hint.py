@@ -39,7 +39,7 @@ from typing import Any, Final
 
 from ..cards import SUIT_NAMES, SUITS
 from ..game import Game
-from ..moves import Move
+from ..moves import DEAL, Action, Move
 from ..options import Options
 from ..rules import deal_blocked_forever, link_counts
 from .chance import expected_values
@@ -78,6 +78,7 @@ __all__ = [
     "default_node_budget",
     "fill_move",
     "hint",
+    "hint_action",
     "hint_report",
     "link_counts",
     "lookahead_gain",
@@ -560,3 +561,23 @@ def hint(
     """The ``index``-th best hint for a game or view (0 = best; indices cycle); see
     :func:`hint_report`."""
     return hint_report(source, node_budget, visited).pick(index)
+
+
+def hint_action(game: Game, report: HintReport | None = None) -> Action | None:
+    """What a player who does as the hint says plays next: its best move (a fill when the deal
+    needs one), else the deal when the rules allow one now, else None (the game is won, or
+    nothing is left to suggest).  ``report`` is the game's :func:`hint_report`, asked here when
+    not given.  The benchmarks' hint player and :meth:`spider.env.SpiderEnv.hint_action` play
+    this (with a bound on the actions, as the benchmarks keep)::
+
+        for _ in range(1500):
+            action = hint_action(game)
+            if action is None:
+                break
+            game.push(action)
+    """
+    if report is None:
+        report = hint_report(game)
+    if report.options:
+        return report.options[0].move
+    return DEAL if game.can_deal() else None
