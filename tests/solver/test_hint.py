@@ -112,6 +112,12 @@ def test_hint_action_deals_once_the_empty_column_is_filled() -> None:
     assert hint_action(game) != DEAL  # the stock is empty now
 
 
+def test_hint_action_needs_a_game() -> None:
+    view = VisibleView.from_game(_spider(2, _FILL_COLUMNS))
+    with pytest.raises(TypeError, match="needs a Game"):
+        hint_action(view)  # type: ignore[arg-type]
+
+
 def test_hint_action_is_none_once_the_game_is_won() -> None:
     game = position("spider", 1, ["KS"] + [""] * 9, removed="SSSSSSS")
     assert not game.is_won and hint_action(game) is None  # 1 card left: nothing helps, no deal

@@ -576,6 +576,9 @@ def hint_action(game: Game, report: HintReport | None = None) -> Action | None:
                 break
             game.push(action)
     """
+    if not isinstance(game, Game):
+        kind = type(game).__name__
+        raise TypeError(f"hint_action needs a Game (it asks whether a deal is allowed), not {kind}")
     if report is None:
         report = hint_report(game)
     if report.options:
