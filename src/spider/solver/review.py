@@ -39,8 +39,8 @@ from typing import Any, Final, Literal
 
 from ..cards import card_text
 from ..game import Game
-from ..moves import DEAL, Action, Move, action_from_text, action_text
-from .hint import Hint, hint
+from ..moves import Action, Move, action_from_text, action_text
+from .hint import Hint, hint_action, hint_report
 from .limits import should_stop
 from .search import SolveProgress, SolveResult, solve
 from .think import think
@@ -459,9 +459,9 @@ def _losing_move(line: _Line, bounds: _Bounds, think_iterations: int) -> LosingM
     before = line.at(number - 1)
     solution = bounds.solutions.get(number - 1) or []
     winning = action_from_text(solution[0]) if solution else None
-    quick = hint(before)
-    # A hint never suggests a deal: with no move offered, a player following it deals.
-    hint_action: Action = DEAL if quick.move is None else quick.move
+    report = hint_report(before)
+    quick = report.pick(0)
+    followed = hint_action(before, report)
     thought: Action | None = None
     if think_iterations > 0:
         try:
@@ -474,7 +474,7 @@ def _losing_move(line: _Line, bounds: _Bounds, think_iterations: int) -> LosingM
         before.to_text(),
         winning,
         quick,
-        hint_action == action,
+        followed == action,
         thought,
         None if thought is None else thought == action,
     )
