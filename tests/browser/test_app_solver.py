@@ -307,7 +307,7 @@ def test_solver_check_demo_winnable_only_and_cancel(
     page.keyboard.press("t")
     expect(bar).to_be_visible()
     expect(bar.locator("[data-think-text]")).to_have_text(
-        re.compile(r"^Thinking: \d+ play-outs? · \d s of 2 s$"), timeout=30_000
+        re.compile(r"^Thinking: \d+ play-outs? · \d\.\d s of 2 s$"), timeout=30_000
     )
     expect(bar.locator("[data-think-best]")).to_have_text(
         re.compile(r"^Best so far: .+ to column \d+$")

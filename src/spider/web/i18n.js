@@ -92,3 +92,12 @@ export function formatTime(ms) {
 export function formatNumber(n) {
   return new Intl.NumberFormat(lang).format(n);
 }
+
+/**
+ * `n` with exactly `digits` decimals, in the language's own way ("0.4", "0,4").
+ * @param {number} n
+ * @param {number} digits
+ */
+export function formatDecimal(n, digits) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+}

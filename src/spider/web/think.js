@@ -23,6 +23,11 @@ const ANSWER_MS = 8000;
 
 /** @param {number} s */
 const secondsText = (s) => i18n.t("solve.seconds", { n: Math.max(0, Math.floor(s)) });
+/**
+ * Time spent so far, to a tenth of a second: whole seconds would read "0 s" after several play-outs.
+ * @param {number} s
+ */
+const elapsedText = (s) => i18n.t("think.elapsed", { time: i18n.formatDecimal(Math.floor(Math.max(0, s) * 10) / 10, 1) });
 
 export class ThinkHarder {
   /**
@@ -110,7 +115,7 @@ export class ThinkHarder {
   #progress(p) {
     const n = p.iterations;
     const budget = secondsText(this.run?.seconds ?? 0);
-    this.text.textContent = i18n.t("think.progress", { n, count: i18n.formatNumber(n), time: secondsText(p.elapsed), budget });
+    this.text.textContent = i18n.t("think.progress", { n, count: i18n.formatNumber(n), time: elapsedText(p.elapsed), budget });
     if (!p.action || p.action.op !== "move") return;
     const mv = /** @type {import("./types.js").MoveRequest} */ (/** @type {unknown} */ (p.action));
     const card = this.#cardOf(mv);

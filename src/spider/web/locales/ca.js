@@ -252,6 +252,7 @@ export default {
   "solve.starting": "S'està iniciant el solucionador…",
   "solve.progress": "{positions} posicions examinades · {time}",
   "solve.seconds": {"one": "1 s", "other": "{n} s"},
+  "think.elapsed": "{time} s",
   "solve.result.winnable": {"one": "Sí: des d'aquí aquesta partida es pot guanyar en 1 jugada.", "other": "Sí: des d'aquí aquesta partida es pot guanyar en {n} jugades."},
   "solve.result.unwinnable": "No: jugueu el que jugueu, des d'aquí aquesta partida no es pot guanyar. El solucionador ha comprovat totes les {positions} posicions.",
   "solve.result.undecided": "Sense resposta després de {time}: el solucionador ha examinat {positions} posicions sense decidir-ho. Algunes partides són massa difícils per resoldre-les aquí.",

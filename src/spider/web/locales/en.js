@@ -246,6 +246,7 @@ export default {
   "solve.starting": "Starting the solver…",
   "solve.progress": "{positions} positions searched · {time}",
   "solve.seconds": {"one": "1 s", "other": "{n} s"},
+  "think.elapsed": "{time} s",
   "solve.result.winnable": {"one": "Yes: this game can be won from here, in 1 move.", "other": "Yes: this game can be won from here, in {n} moves."},
   "solve.result.unwinnable": "No: whatever you play, this game cannot be won from here. The solver checked all {positions} positions.",
   "solve.result.undecided": "No answer after {time}: the solver searched {positions} positions without deciding. Some deals are too hard to settle here.",

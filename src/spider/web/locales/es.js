@@ -252,6 +252,7 @@ export default {
   "solve.starting": "Iniciando el solucionador…",
   "solve.progress": "{positions} posiciones examinadas · {time}",
   "solve.seconds": {"one": "1 s", "other": "{n} s"},
+  "think.elapsed": "{time} s",
   "solve.result.winnable": {"one": "Sí: desde aquí esta partida se puede ganar en 1 jugada.", "other": "Sí: desde aquí esta partida se puede ganar en {n} jugadas."},
   "solve.result.unwinnable": "No: juegues lo que juegues, desde aquí esta partida no se puede ganar. El solucionador comprobó las {positions} posiciones posibles.",
   "solve.result.undecided": "Sin respuesta tras {time}: el solucionador examinó {positions} posiciones sin decidirlo. Algunas partidas son demasiado difíciles para resolverlas aquí.",

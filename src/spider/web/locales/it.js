@@ -252,6 +252,7 @@ export default {
   "solve.starting": "Avvio del risolutore…",
   "solve.progress": "{positions} posizioni esaminate · {time}",
   "solve.seconds": {"one": "1 s", "other": "{n} s"},
+  "think.elapsed": "{time} s",
   "solve.result.winnable": {"one": "Sì: da qui questa partita si vince in 1 mossa.", "other": "Sì: da qui questa partita si vince in {n} mosse."},
   "solve.result.unwinnable": "No: qualunque cosa giochi, da qui questa partita non si può vincere. Il risolutore ha controllato tutte le {positions} posizioni.",
   "solve.result.undecided": "Nessuna risposta dopo {time}: il risolutore ha esaminato {positions} posizioni senza decidere. Alcune partite sono troppo difficili da risolvere qui.",
