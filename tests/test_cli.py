@@ -72,3 +72,28 @@ def test_every_option_of_every_command_has_help() -> None:
             has_default = action.default is not None and action.default is not False
             if takes_value and has_default and not action.required:
                 assert "default" in action.help, f"spider {name} {action.dest}: no default"
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--iterations", "0"], "a number of iterations must be from 1 to 10000000, not 0"),
+        (
+            ["--iterations", "9" * 25],
+            f"a number of iterations must be from 1 to 10000000, not '{'9' * 25}'",
+        ),
+        (["--iterations", "-" + "9" * 5000], "must be from 1 to 10000000, not '-999"),
+        (["--iterations", "ten"], "'ten' is not a number of iterations"),
+        (["--seed", "1.5"], "'1.5' is not a seed"),
+    ],
+)
+def test_whole_number_options_say_what_is_wrong(
+    option: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A whole number out of range, however long, is answered with the range, never with a
+    # traceback (Python refuses int() of over 4,300 digits) nor with "not a number".
+    with pytest.raises(SystemExit) as exit_info:
+        main(["hint", "SP1-S4C-AAAAAAH", "--strong", *option])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err

@@ -75,11 +75,14 @@ def _int_type(low: int, high: int, what: str) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         stripped = text.strip()
-        if not (stripped.isascii() and stripped.lstrip("-").isdigit() and len(stripped) < 20):
+        if not (stripped.isascii() and stripped.lstrip("-").isdigit()):
             raise argparse.ArgumentTypeError(f"{excerpt(text)} is not {what}")
-        value = int(stripped)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, not {value}")
+        # A whole number of any length is out of range, not "not a number"; only short ones
+        # are converted (int() of a huge string is slow and refused by Python over 4,300 digits).
+        value = int(stripped) if len(stripped) < 20 else None
+        if value is None or not low <= value <= high:
+            shown = excerpt(stripped) if value is None else value
+            raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, not {shown}")
         return value
 
     return parse
