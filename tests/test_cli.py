@@ -85,6 +85,7 @@ def test_every_option_of_every_command_has_help() -> None:
         (["--iterations", "-" + "9" * 5000], "must be from 1 to 10000000, not '-999"),
         (["--iterations", "ten"], "'ten' is not a number of iterations"),
         (["--seed", "1.5"], "'1.5' is not a seed"),
+        (["--seed=--5"], "'--5' is not a seed"),
     ],
 )
 def test_whole_number_options_say_what_is_wrong(

@@ -75,7 +75,7 @@ def _int_type(low: int, high: int, what: str) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         stripped = text.strip()
-        if not (stripped.isascii() and stripped.lstrip("-").isdigit()):
+        if not (stripped.isascii() and stripped.removeprefix("-").isdigit()):
             raise argparse.ArgumentTypeError(f"{excerpt(text)} is not {what}")
         # A whole number of any length is out of range, not "not a number"; only short ones
         # are converted (int() of a huge string is slow and refused by Python over 4,300 digits).
