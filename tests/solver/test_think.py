@@ -200,6 +200,8 @@ def test_bad_budgets_and_finished_games_are_refused() -> None:
             think(game, time_limit=seconds)
     with pytest.raises(TypeError, match="seed must be an integer"):
         think(game, iterations=1, seed="7")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seed must be 0 or more, not -1"):
+        think(game, iterations=1, seed=-1)  # else the same search as seed 1
     for lookahead in (0, -5, 10**8):
         with pytest.raises(ValueError, match="lookahead must be from 1"):
             think(game, iterations=1, lookahead=lookahead)

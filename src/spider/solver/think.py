@@ -174,6 +174,8 @@ def _check_options(seed: object, progress_every: object, jobs: object, lookahead
     ``ValueError``/``TypeError`` with a clear message when bad."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an integer, not {seed!r}")
+    if seed < 0:  # random.Random(-n) draws as random.Random(n): two seeds, one search
+        raise ValueError(f"seed must be 0 or more, not {seed:,}")
     if isinstance(progress_every, bool) or not isinstance(progress_every, int):
         raise TypeError(f"progress_every must be an integer, not {progress_every!r}")
     if progress_every < 1:
@@ -216,7 +218,7 @@ def think(
     """Search the player's information for the best line of moves; see the module doc.
 
     The budget is ``iterations`` (play-outs), ``time_limit`` (seconds), or both (whichever ends
-    first); with neither, :data:`DEFAULT_ITERATIONS`.  ``seed`` seeds the sampling.
+    first); with neither, :data:`DEFAULT_ITERATIONS`.  ``seed`` (0 or more) seeds the sampling.
     ``progress`` is called every ``progress_every`` iterations; ``stop`` (an event or a
     callable) ends the search early, and so does Ctrl+C (``KeyboardInterrupt``), with the best
     line found so far.  Only what the player sees of ``game`` is read: its visible view and the
