@@ -297,7 +297,7 @@ class SpiderEnv:
         """The line of actions "Think harder" recommends (:func:`spider.solver.think.think`,
         from the visible position only), as integers: its first is the best action, and the
         whole line may be played (it turns a card or removes a run only at its end).  Empty when
-        no action helps.  ``ValueError`` for a bad budget or a game already won.
+        no action helps.  ``ValueError`` for a bad budget, a negative seed or a game already won.
 
         The search knows the positions passed since the last card turned (the game keeps
         :data:`HISTORY_KEPT` actions of history), so the line never leads back to one.
