@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from variants import Variant, add_variants_option, selected_variants
 
 from spider import Game
-from spider.solver.hint import hint_report
-from spider.solver.think_world import DEAL_LINE, World, truncate_line
+from spider.solver.think_tree import lines_of
+from spider.solver.think_world import World
 from spider.solver.view import VisibleView
 
 PLAYOUTS_A_DECISION = 1000
@@ -56,14 +56,11 @@ def play_to_end(view: VisibleView, nodes: int, rng: random.Random) -> PlayOut:
     world = World.from_view(view, frozenset())
     lines = 0
     while not world.is_won:
-        now = world.view()
-        report = hint_report(now, nodes, world.visited, endgame=False, weigh_cards=False)
-        if report.options:
-            world.play(truncate_line(now, report.options[0].line), rng)
-        elif now.can_deal:
-            world.play(DEAL_LINE, rng)
-        else:
+        # The line a node of "Think harder" would try first: the hint's best, else the deal.
+        best = lines_of(world.view(), world.visited, width=1, nodes=nodes)
+        if not best:
             break
+        world.play(best[0], rng)
         lines += 1
     seconds = time.process_time() - start
     return PlayOut(seconds, lines, len(world.removed), world.is_won)
