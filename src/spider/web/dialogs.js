@@ -45,12 +45,25 @@ const dlgNew = $("#dlg-new");
 const formNew = $("[data-form='new']");
 let newHandlers = null;
 
+/**
+ * Whether the rule for moving groups is a choice for this game: Spider with 2 or 4 suits (with
+ * one suit the two rules play alike; Spiderette has the classic rule only).
+ * @param {string} game
+ * @param {number} suits
+ */
+function ruleIsChosen(game, suits) {
+  return game === "spider" && suits > 1;
+}
+
+/** The options the dialog shows; a rule that is not offered for the game is the classic one. */
 function readOptions() {
   const f = formNew.elements;
+  const game = f.game.value;
+  const suits = Number(f.suits.value);
   return {
-    game: f.game.value,
-    suits: Number(f.suits.value),
-    rule: f.rule.value,
+    game,
+    suits,
+    rule: ruleIsChosen(game, suits) ? f.rule.value : "classic",
     scoring: f.scoring.value,
     winnable: f.winnable.checked,
   };
@@ -58,9 +71,8 @@ function readOptions() {
 
 function syncNewForm() {
   const o = readOptions();
-  const ruleShown = o.game === "spider" && o.suits > 1;
-  $("[data-rule-field]", formNew).hidden = !ruleShown;
-  $("[data-rule-help]", formNew).textContent = t(`rule.${o.rule}.help`);
+  $("[data-rule-field]", formNew).hidden = !ruleIsChosen(o.game, o.suits);
+  $("[data-rule-help]", formNew).textContent = t(`rule.${formNew.elements.rule.value}.help`);
   $("[data-scoring-help]", formNew).textContent = t(`scoring.${o.scoring}.help.${o.game}`);
 }
 
