@@ -28,7 +28,7 @@ import { Saver } from "./saving.js";
 import * as settings from "./settings.js";
 import * as solver from "./solver.js";
 import * as sound from "./sound.js";
-import { startApp } from "./start.js";
+import { showLinkRefusal, startApp } from "./start.js";
 import { Store } from "./state.js";
 import { makeSnapshotLater } from "./snapshot.js";
 import * as stats from "./stats.js";
@@ -345,18 +345,35 @@ function cycleSuits() {
 }
 
 /**
- * Opens the game of a code; returns the refusal's code, or null.
- * @param {string} code
+ * Opens the game of an "open" request (a typed code, a link) in place of the one on the table,
+ * asking first when a game is in progress; returns the refusal's code, "cancelled", or null.
+ * @param {Request} req
  */
-async function openCode(code) {
+async function openGame(req) {
   if (!(await confirmAbandon())) return "cancelled";
-  /** @type {Request} */
-  const req = { op: "open", code: code.trim().toUpperCase(), scoring: currentOptions().scoring, undo_limit: settings.get().undoLimit };
-  const reply = await send(req, { kind: "new", quiet: true });
+  const reply = await send(req, { kind: "new", t0: now(), quiet: true });
   if (!reply.ok || !reply.state) return reply.error?.code ?? "invalid-code";
   const o = reply.state;
   settings.update({ options: { game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring } });
   return null;
+}
+
+/**
+ * Opens the game of a code; returns the refusal's code, "cancelled", or null.
+ * @param {string} code
+ */
+function openCode(code) {
+  const scoring = currentOptions().scoring;
+  return openGame({ op: "open", code: code.trim().toUpperCase(), scoring, undo_limit: settings.get().undoLimit });
+}
+
+/**
+ * A link opened while a game was in progress: asked like New game, and said when it is refused.
+ * @param {Request} req
+ */
+async function openLink(req) {
+  const refused = await openGame(req);
+  if (refused && refused !== "cancelled") showLinkRefusal(refused, store.state.game);
 }
 
 function openNewGame() {
@@ -638,7 +655,7 @@ function registerServiceWorker() {
 // ---- start ----
 
 const booted = startApp({ store, engine, saver, send, paint, timer }).then(
-  () => {
+  (link) => {
     performance.mark("spider:engine-ready");
     // Now that the start is over: the service worker may look for a newer version, and a
     // helper may make the memory snapshot the next start restores.
@@ -647,6 +664,7 @@ const booted = startApp({ store, engine, saver, send, paint, timer }).then(
     reportStorageProblems();
     daily.prepare(ask);
     replay.openFromAddress(ask);
+    if (link) openLink(link);
   },
   (err) => {
     console.error(err);

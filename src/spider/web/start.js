@@ -47,20 +47,41 @@ async function startFromServer(req) {
 }
 
 /**
- * The first request: a link's game, else the saved game, else a new deal.
+ * The game a link asks for (`?position=` or `?code=`), as an "open" request; null without one.
  * @param {URLSearchParams} params
- * @param {StoredGame | null} stored
- * @returns {Request}
+ * @returns {Request | null}
  */
-function firstRequest(params, stored) {
+export function linkRequest(params) {
   const s = settings.get();
   const undo_limit = s.undoLimit;
   const position = params.get("position");
   const code = params.get("code");
   if (position !== null) return { op: "open", position, undo_limit };
-  if (code !== null) return { op: "open", code, scoring: s.options.scoring, undo_limit };
-  if (stored) return { op: "load", saved: stored.saved, undo_limit };
-  return { op: "new", ...s.options, undo_limit };
+  if (code !== null) return { op: "open", code: code.trim().toUpperCase(), scoring: s.options.scoring, undo_limit };
+  return null;
+}
+
+/**
+ * Whether leaving the stored game asks first: a move made, and not won. (A link opened over it
+ * waits until the page can ask, as New game does.)
+ * @param {StoredGame | null} stored
+ */
+function inProgress(stored) {
+  return stored !== null && stored.meta.started && !stored.meta.won && stored.state.moves > 0 && !stored.state.won;
+}
+
+/**
+ * The first request: a link's game (unless a game in progress is saved: that link is opened
+ * once the page can ask), else the saved game, else a new deal.
+ * @param {Request | null} link
+ * @param {StoredGame | null} stored
+ * @returns {Request}
+ */
+function firstRequest(link, stored) {
+  const s = settings.get();
+  if (link && !inProgress(stored)) return link;
+  if (stored) return { op: "load", saved: stored.saved, undo_limit: s.undoLimit };
+  return { op: "new", ...s.options, undo_limit: s.undoLimit };
 }
 
 /** Opened from a link: the game is saved like any other, so a reload keeps it; the link goes. */
@@ -80,21 +101,24 @@ function checkStorage() {
 
 /**
  * Starts the app: shows the first game as soon as possible and loads it into the engine.
+ * Resolves to the link's request when a link was left to open over a game in progress (the
+ * caller asks the player first), else null.
  * @param {StartHooks} hooks
+ * @returns {Promise<Request | null>}
  */
 export async function startApp(hooks) {
   const { store, engine, saver } = hooks;
   const s = settings.get();
-  const params = new URLSearchParams(location.search);
   const stored = readStored();
-  const first = firstRequest(params, stored);
+  const link = linkRequest(new URLSearchParams(location.search));
+  const first = firstRequest(link, stored);
   // A new game or a link: the server's engine deals it while the worker starts (boot.js), and
   // the worker loads the game the server saved. The first request goes out before anything
   // else can: input made meanwhile is refused with a message (send, in main.js).
   const language = i18n.setLanguage(i18n.pickLanguage(s.lang));
   const early = first.op === "load" ? null : await startFromServer(first);
   const pending = engine.request(early ? { op: "load", saved: early.saved, undo_limit: s.undoLimit } : first);
-  if (first.op === "open") forgetLink();
+  if (link) forgetLink();
 
   await language;
   i18n.applyToDocument();
@@ -111,7 +135,7 @@ export async function startApp(hooks) {
   if (early?.state && early.saved) store.preview(early.state, early.saved);
   if (early || stored) hooks.paint({ animate: false });
 
-  const { reply, req } = await firstReply(hooks, first, stored, await pending, !!early);
+  const { reply, req, refused } = await firstReply(hooks, first, stored, await pending, !!early);
   store.set({ booted: true });
   // A game opened from a link replaces the saved one like a new game does.
   if (reply.ok) store.apply(reply, req.op === "open" ? { op: "new" } : req, { boot: true });
@@ -120,18 +144,30 @@ export async function startApp(hooks) {
     settings.update({ options: { game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring } });
   }
   store.set({ engine: engine.status === "error" ? "error" : "ready" });
+  // Said once the table shows the game that is played instead (applying it hides messages).
+  if (refused) showLinkRefusal(refused, store.state.game);
+  return link && first !== link ? link : null;
+}
+
+/**
+ * Tells the player that a link's game could not be opened, and why.
+ * @param {string | undefined} code the engine's refusal
+ * @param {import("./types.js").GameState | null} game
+ */
+export function showLinkRefusal(code, game) {
+  showMessage(i18n.t("link.refused", { reason: messageFor(code, game) }), { ms: 8000 });
 }
 
 /**
  * The first reply that worked: the first request's, else (a link that would not open, a saved
  * game the engine refused) the saved game's, else a new deal's. What the engine refused is set
- * aside (a saved game) or said (a link).
+ * aside (a saved game) or returned to be said (a link's refusal code, `refused`).
  * @param {StartHooks} hooks
  * @param {Request} first
  * @param {StoredGame | null} stored
  * @param {Reply} reply
  * @param {boolean} early the first request was the server's game
- * @returns {Promise<{reply: Reply, req: Request}>}
+ * @returns {Promise<{reply: Reply, req: Request, refused?: string}>}
  */
 async function firstReply(hooks, first, stored, reply, early) {
   const { engine, store } = hooks;
@@ -144,17 +180,17 @@ async function firstReply(hooks, first, stored, reply, early) {
     const plain = { op: "new", undo_limit: s.undoLimit };
     return { reply: await engine.request(plain), req: plain };
   }
+  const refused = first.op === "open" ? reply.error?.code ?? "unknown" : undefined;
   if (first.op === "load") storage.reject(GAME_KEY);
-  else showMessage(messageFor(reply.error?.code, store.state.game), { ms: 6000 });
   if (first.op === "open" && stored) {
     /** @type {Request} */
     const load = { op: "load", saved: stored.saved, undo_limit: s.undoLimit };
     const loaded = await engine.request(load);
-    if (loaded.ok) return { reply: loaded, req: load };
+    if (loaded.ok) return { reply: loaded, req: load, refused };
     storage.reject(GAME_KEY);
   }
   store.forget();
   /** @type {Request} */
   const fresh = { op: "new", ...s.options, undo_limit: s.undoLimit };
-  return { reply: await engine.request(fresh), req: fresh };
+  return { reply: await engine.request(fresh), req: fresh, refused };
 }

@@ -167,6 +167,7 @@ export default {
   "error.bad-request": "El motor del joc no ha entès aquesta petició.",
   "error.no-game": "Primer comenceu una partida.",
   "error.engine-failure": "El motor del joc ha tingut un error intern.",
+  "link.refused": "No s'ha pogut obrir la partida d'aquest enllaç. {reason}",
   "error.unknown": "Ara mateix no es pot fer.",
   "error.not-ready": "El motor del joc encara s'està engegant: torna-ho a provar d'aquí a un moment.",
 

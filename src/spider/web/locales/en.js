@@ -164,6 +164,7 @@ export default {
   "error.bad-request": "The game engine did not understand that request.",
   "error.no-game": "Start a game first.",
   "error.engine-failure": "The game engine hit an internal error.",
+  "link.refused": "This link's game could not be opened. {reason}",
   "error.unknown": "That is not possible right now.",
   "error.not-ready": "The game engine is still starting: try again in a moment.",
 

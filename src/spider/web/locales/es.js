@@ -167,6 +167,7 @@ export default {
   "error.bad-request": "El motor del juego no ha entendido esa petición.",
   "error.no-game": "Empieza una partida primero.",
   "error.engine-failure": "El motor del juego ha tenido un error interno.",
+  "link.refused": "No se ha podido abrir la partida de este enlace. {reason}",
   "error.unknown": "Ahora mismo no se puede hacer.",
   "error.not-ready": "El motor del juego aún está arrancando: vuelve a probar dentro de un momento.",
 

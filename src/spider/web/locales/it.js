@@ -167,6 +167,7 @@ export default {
   "error.bad-request": "Il motore di gioco non ha capito questa richiesta.",
   "error.no-game": "Prima inizia una partita.",
   "error.engine-failure": "Il motore di gioco ha avuto un errore interno.",
+  "link.refused": "Non è stato possibile aprire la partita di questo link. {reason}",
   "error.unknown": "Adesso non si può fare.",
   "error.not-ready": "Il motore di gioco si sta ancora avviando: riprova tra un momento.",
 
