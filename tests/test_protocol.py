@@ -103,6 +103,17 @@ def test_auto_uses_the_documented_policy() -> None:
     assert reply["events"][0]["dst"] == 2  # same suit first
 
 
+def test_auto_in_spiderette_says_when_only_another_suit_takes_the_group() -> None:
+    session = Session()
+    session.handle({"op": "open", "code": "SD1-S2-AAAAAAC"})
+    reply = session.handle({"op": "auto", "src": 3, "count": 1})
+    assert reply["error"]["code"] == "other-suit-only"
+    assert session.handle({"op": "move", "src": 3, "dst": 5, "count": 1})["ok"]  # legal by drag
+    session.game = position("spider", 2, ["8H", "KS"] + ["QS"] * 8)
+    reply = session.handle({"op": "auto", "src": 0, "count": 1})
+    assert reply["error"]["code"] == "no-destination"
+
+
 def test_undo_redo_restart_load_set() -> None:
     session, _ = started()
     session.handle({"op": "deal"})

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from .errors import IllegalMove
 from .game import Game
 from .moves import Move
 from .rules import accepts
 
-__all__ = ["best_destination"]
+__all__ = ["NoDestination", "best_destination", "no_destination_reason"]
+
+NoDestination = Literal["other-suit-only", "no-destination"]
+"""Why a group has no automatic destination (see :func:`no_destination_reason`)."""
 
 
 def best_destination(game: Game, src: int, count: int) -> Move | None:
@@ -65,3 +70,18 @@ def best_destination(game: Game, src: int, count: int) -> Move | None:
         # when nothing else exists, and then not at all.
         return None
     return empty
+
+
+def no_destination_reason(game: Game, src: int, count: int) -> NoDestination:
+    """Why :func:`best_destination` sends the group nowhere, as a stable code.
+
+    ``"other-suit-only"``: in Spiderette the group could go onto a card of another suit, which a
+    tap or a double-click never chooses (drag it there); ``"no-destination"``: no column chooses
+    it.  Call it only after :func:`best_destination` returned None.
+    """
+    if game.game == "spiderette":
+        lead = game.position().columns[src][-count]
+        for dst, target in enumerate(game.position().columns):
+            if dst != src and target and target[-1] >> 4 != lead >> 4 and accepts(target, lead):
+                return "other-suit-only"
+    return "no-destination"

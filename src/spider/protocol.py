@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from .autoplace import best_destination
+from .autoplace import NoDestination, best_destination, no_destination_reason
 from .cards import card_text
 from .errors import IllegalMove, InvalidCode
 from .game import DEFAULT_UNDO_LIMIT, Effects, Game
@@ -51,6 +51,13 @@ __all__ = ["ERROR_CODES", "PROTOCOL_VERSION", "ErrorCode", "ProtocolError", "Ses
 PROTOCOL_VERSION: Final = 1
 
 _MAX_ID_CHARS: Final = 100
+
+_NO_DESTINATION: Final[dict[NoDestination, str]] = {
+    "no-destination": "no column takes this group",
+    "other-suit-only": (
+        "in spiderette this group goes automatically only onto its own suit or an empty column"
+    ),
+}
 
 Reply = dict[str, Any]
 
@@ -350,9 +357,11 @@ class Session:
 
     def _op_auto(self, request: dict[str, Any]) -> Answer:
         game = self.require_game()
-        move = best_destination(game, int_field(request, "src"), int_field(request, "count", 1))
+        src, count = int_field(request, "src"), int_field(request, "count", 1)
+        move = best_destination(game, src, count)
         if move is None:
-            raise ProtocolError("no-destination", "no column takes this group")
+            reason = no_destination_reason(game, src, count)
+            raise ProtocolError(reason, _NO_DESTINATION[reason])
         return self._play(game, move)
 
     def _op_deal(self, request: dict[str, Any]) -> Answer:

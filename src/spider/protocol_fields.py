@@ -36,6 +36,7 @@ __all__ = [
 
 _ProtocolOnlyCode = Literal[
     "no-destination",
+    "other-suit-only",
     "nothing-to-undo",
     "nothing-to-redo",
     "invalid-code",

@@ -31,6 +31,7 @@ from webapp import (
     drop_point,
     grab_point,
     key_to_column,
+    set_setting,
     settle,
     wait_ready,
 )
@@ -201,14 +202,7 @@ class Player:
         self.hinted = None
 
     def set_setting(self, key: str, value: str | bool) -> None:
-        click_action(self.page, "settings")
-        control = self.page.locator(f"#dlg-settings [data-setting='{key}']")
-        if isinstance(value, bool):
-            control.set_checked(value)
-        else:
-            control.select_option(value)
-        self.page.locator("#dlg-settings button[value='close']").click()
-        self.page.locator("#dlg-settings").wait_for(state="hidden")
+        set_setting(self.page, key, value)
 
     def total(self, col: int) -> int:
         return len(self.game.columns[col].cards)

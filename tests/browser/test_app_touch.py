@@ -18,6 +18,7 @@ from webapp import (
     grab_point,
     open_app,
     position_url,
+    set_setting,
 )
 
 from spider import Game
@@ -90,18 +91,6 @@ def touch_tap(page: Page, x: float, y: float) -> None:
 
 def stats(page: Page) -> Any:
     return page.evaluate("() => JSON.parse(localStorage.getItem('spider:stats') ?? 'null')")
-
-
-def set_setting(page: Page, name: str, value: str | bool) -> None:
-    """Changes one setting in the Settings dialog and closes it."""
-    click_action(page, "settings")
-    field = page.locator(f'[data-setting="{name}"]')
-    if isinstance(value, bool):
-        field.set_checked(value)
-    else:
-        field.select_option(value)
-    page.locator('#dlg-settings button[value="close"]').click()
-    expect(page.locator("#dlg-settings")).to_be_hidden()
 
 
 def visible_in_window(page: Page, selector: str) -> bool:

@@ -238,6 +238,18 @@ LONG_COLUMN_POSITION = (
 )
 
 
+def set_setting(page: Page, name: str, value: str | bool) -> None:
+    """Changes one setting in the Settings dialog and closes it."""
+    click_action(page, "settings")
+    field = page.locator(f'#dlg-settings [data-setting="{name}"]')
+    if isinstance(value, bool):
+        field.set_checked(value)
+    else:
+        field.select_option(value)
+    page.locator('#dlg-settings button[value="close"]').click()
+    page.locator("#dlg-settings").wait_for(state="hidden")
+
+
 def open_menu_action(page: Page, action: str) -> None:
     """Clicks a button of the "More" menu."""
     click_action(page, action)

@@ -19,6 +19,16 @@ const SLOP_TOUCH = 8;
 const DOUBLE_MS = 420;
 const DOUBLE_PX = 16;
 
+/**
+ * What a tap lands on: a face-up card (its column, place and face) or a column away from its
+ * face-up cards. Two taps are a double tap only on the same target.
+ * @param {Press} p
+ */
+function tapTarget(p) {
+  const face = p.el instanceof HTMLElement ? (p.el.dataset.card ?? "") : "";
+  return p.idx === null ? `column ${p.col}` : `card ${p.col}/${p.idx}/${face}`;
+}
+
 /** Compares two scores of the same length, most significant first. */
 function isBetter(a, b) {
   for (let k = 0; k < a.length; k += 1) {
@@ -68,6 +78,7 @@ export class DragController {
     /** @type {Drag | null} */
     this.drag = null;
     this.frame = 0;
+    /** @type {{t: number, x: number, y: number, on: string} | null} the last single tap */
     this.lastTap = null;
     const root = renderer.columnsEl;
     root.addEventListener("pointerdown", (e) => this.#down(e));
@@ -215,13 +226,18 @@ export class DragController {
       else this.cb.onDrop(p.col, over, d.count, d.dests.includes(over));
       return;
     }
-    // A press without movement: a tap or click. The second of two quick taps at one spot is the
-    // double of the first even when the first moved its card away and another lies there now.
+    // A press without movement: a tap or click. The second of two quick taps at one spot on the
+    // same card is the double of the first; a tap on another card (the one the first tap
+    // uncovered, say) is a tap of its own, however soon it comes.
     const now = performance.now();
     const last = this.lastTap;
+    const on = tapTarget(p);
     const isDouble =
-      last !== null && now - last.t < DOUBLE_MS && Math.hypot(e.clientX - last.x, e.clientY - last.y) < DOUBLE_PX;
-    this.lastTap = isDouble ? null : { t: now, x: e.clientX, y: e.clientY };
+      last !== null &&
+      last.on === on &&
+      now - last.t < DOUBLE_MS &&
+      Math.hypot(e.clientX - last.x, e.clientY - last.y) < DOUBLE_PX;
+    this.lastTap = isDouble ? null : { t: now, x: e.clientX, y: e.clientY, on };
     if (p.idx === null) this.cb.onTapColumn?.(p.col, isDouble);
     else this.cb.onTap(p.col, p.idx, p.type, isDouble);
   }

@@ -27,6 +27,20 @@ export class Hints {
     this.pending = 0;
     /** @type {{els: Element[], timer: number} | null} */
     this.marks = null;
+    /** @type {{move: import("./types.js").MoveRequest, saved: string | null} | null} the last hint shown, and for which game */
+    this.advice = null;
+  }
+
+  /**
+   * Where the last hint sends the group of `count` cards of column `src`, while the table is the
+   * one it was given for (a tap on the hinted cards plays the hint's move); else null.
+   * @param {number} src
+   * @param {number} count
+   */
+  destinationFor(src, count) {
+    const a = this.advice;
+    if (!a || a.saved !== this.store.state.saved || a.move.src !== src || a.move.count !== count) return null;
+    return a.move.dst;
   }
 
   clear() {
@@ -70,6 +84,7 @@ export class Hints {
       return;
     }
     const card = this.mark(mv);
+    this.advice = { move: mv, saved: this.store.state.saved };
     const suit = i18n.t(`suit.${card.slice(-1)}`);
     const why = i18n.has(`hint.reason.${h.reason}`) ? ` ${i18n.t(`hint.reason.${h.reason}`, { suit })}` : "";
     const text = i18n.t("hint.move", { card: i18n.cardName(card), col: mv.dst + 1 }) + why;

@@ -481,7 +481,11 @@ const taps = new TapInput(renderer, {
   mode: () => settings.get().tap,
   doubleClick: () => settings.get().doubleClick,
   highlight: () => settings.get().highlight,
-  auto: (src, count) => auto(src, count),
+  // The cards the hint marks go where the hint said, not to the column a tap would choose.
+  auto: (src, count) => {
+    const dst = hints.destinationFor(src, count);
+    return dst === null ? auto(src, count) : move(src, dst, count);
+  },
   move: (src, dst, count) => move(src, dst, count),
 });
 

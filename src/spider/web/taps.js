@@ -5,9 +5,10 @@
 //   "pick": a tap picks the cards up, a tap on another column puts them there;
 //   "off":  a tap does nothing (drag the cards).
 //
-// A double tap or double-click sends the cards to the best column when `doubleClick` is on, and is
-// always ONE action: with "best", the first tap already moved the cards, so the second is
-// ignored (it would otherwise move whatever card the first one uncovered). Which column is best,
+// A double tap or double-click (two quick taps on the same card, see drag.js) sends the cards to
+// the best column when `doubleClick` is on, and is always ONE action: with "best", the first tap
+// already moved the cards, so the second is ignored. A quick tap on another card, such as the
+// one the first tap uncovered, is a tap of its own. Which column is best,
 // and whether a move is legal, is the engine's answer (`auto`, `move`): nothing is decided here.
 
 /**
@@ -20,7 +21,7 @@
  *   doubleClick: () => boolean,
  *   highlight: () => boolean,
  *   auto: (src: number, count: number) => unknown,
- *   move: (src: number, dst: number, count: number) => unknown,
+ *   move: (src: number, dst: number, count: number) => Promise<{ok: boolean}>,
  *   picked?: (src: number, idx: number, count: number) => void,
  * }} TapActions
  * @typedef {{
@@ -87,12 +88,19 @@ export class TapInput {
     else this.drop(col);
   }
 
-  /** @param {number} dst */
-  drop(dst) {
+  /**
+   * Puts the picked-up cards on column `dst`; refused there, they stay picked up (the player may
+   * tap another column).
+   * @param {number} dst
+   */
+  async drop(dst) {
     const held = this.held;
     if (!held) return;
     this.clear();
-    this.a.move(held.src, dst, held.count);
+    const reply = await this.a.move(held.src, dst, held.count);
+    const c = this.a.state()?.columns[held.src];
+    if (reply.ok || this.held || !c || c.down + c.up.length - held.idx !== held.count) return;
+    this.#pick(held.src, held.idx, held.count, c);
   }
 
   /** Puts the picked-up cards back (after a move, a new state, Esc). */

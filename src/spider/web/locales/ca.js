@@ -159,6 +159,7 @@ export default {
   "error.empty-column": "Ompliu totes les columnes buides abans de repartir.",
   "error.empty-column.blocked": "Queden menys cartes que columnes, així que ja no es pot repartir més.",
   "error.no-destination": "Cap columna no pot acceptar aquestes cartes.",
+  "error.other-suit-only": "A la Spiderette, un toc o un doble clic només envia les cartes sobre el mateix pal o a una columna buida: arrossegueu-les sobre un altre pal.",
   "error.nothing-to-undo": "No hi ha res per desfer.",
   "error.nothing-to-redo": "No hi ha res per refer.",
   "error.invalid-code": "Això no és un codi de partida. Els codis són com SP1-S2C-AAAAAAD o SD1-S4-AAAAABD.",

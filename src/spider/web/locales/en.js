@@ -156,6 +156,7 @@ export default {
   "error.empty-column": "Fill every empty column before dealing.",
   "error.empty-column.blocked": "Fewer cards than columns are left, so no more deals are possible.",
   "error.no-destination": "No column can take these cards.",
+  "error.other-suit-only": "In Spiderette a tap or double-click sends cards only onto the same suit or to an empty column: drag them onto another suit.",
   "error.nothing-to-undo": "There is nothing to undo.",
   "error.nothing-to-redo": "There is nothing to redo.",
   "error.invalid-code": "That is not a game code. Codes look like SP1-S2C-AAAAAAD or SD1-S4-AAAAABD.",

@@ -159,6 +159,7 @@ export default {
   "error.empty-column": "Llena todas las columnas vacías antes de repartir.",
   "error.empty-column.blocked": "Quedan menos cartas que columnas, así que ya no se puede repartir más.",
   "error.no-destination": "Ninguna columna puede recibir estas cartas.",
+  "error.other-suit-only": "En Spiderette, un toque o un doble clic solo envía las cartas sobre el mismo palo o a una columna vacía: arrástralas sobre otro palo.",
   "error.nothing-to-undo": "No hay nada que deshacer.",
   "error.nothing-to-redo": "No hay nada que rehacer.",
   "error.invalid-code": "Eso no es un código de partida. Los códigos son como SP1-S2C-AAAAAAD o SD1-S4-AAAAABD.",

@@ -159,6 +159,7 @@ export default {
   "error.empty-column": "Riempi ogni colonna vuota prima di distribuire.",
   "error.empty-column.blocked": "Restano meno carte che colonne, quindi non si può più distribuire.",
   "error.no-destination": "Nessuna colonna può accogliere queste carte.",
+  "error.other-suit-only": "In Spiderette un tocco o un doppio clic manda le carte solo sullo stesso seme o in una colonna vuota: trascinale su un altro seme.",
   "error.nothing-to-undo": "Non c'è niente da annullare.",
   "error.nothing-to-redo": "Non c'è niente da ripetere.",
   "error.invalid-code": "Questo non è un codice di partita. I codici sono come SP1-S2C-AAAAAAD o SD1-S4-AAAAABD.",
