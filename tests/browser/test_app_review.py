@@ -78,21 +78,20 @@ def test_review_timeline_and_practice(page: Page, profile: str, screenshot: Any)
     screenshot(page, "review-lost")
 
     # Practice from the last winnable position: the game in progress is left (confirmed), the
-    # position before the losing move is on the table with the fair hint shown, and nothing of
-    # it reaches the statistics.
+    # position before the losing move is on the table, the losing move is said (the fair hint
+    # would advise it again, so none is shown unasked), and nothing of it reaches the statistics.
     dialog.locator('[data-action="review-practice"]').click()
     page.locator('#dlg-confirm [data-action="confirm-ok"]').click()
     practice = Game.from_text(HINT_LOSES)
     assert_shows(page, practice)
     expect(page.locator("html")).to_have_attribute("data-practice", "true")
     expect(page.locator("[data-toast]")).to_contain_text("Practice game")
-    wanted = hint(practice).move
-    assert wanted == Move(3, 1, 1)
-    page.wait_for_function(
-        "() => document.querySelector('.card.hinted')?.closest('[data-column]')"
-        "?.dataset.column === '3' && document.querySelector('.column.hint-target')"
-        "?.dataset.column === '1'"
+    expect(page.locator("[data-toast]")).to_contain_text(
+        "Playing 2 of spades to column 2 lost the game: try another move."
     )
+    assert hint(practice).move == Move(3, 1, 1)
+    settle(page)
+    expect(page.locator(".card.hinted")).to_have_count(0)
     screenshot(page, "review-practice")
     play(page, profile, practice, Move(3, 1, 1))
     page.wait_for_function(
@@ -119,11 +118,17 @@ def test_review_timeline_and_practice(page: Page, profile: str, screenshot: Any)
     dialog.locator('[data-action="review-cancel"]').click()
     expect(dialog).to_be_hidden()
 
-    # A long review shows its progress and is cancelled at once.
+    # Nothing to review before the first move; a long review shows its progress and is
+    # cancelled at once.
+    page.locator("[data-action='menu']").click()
+    expect(page.locator("[data-action='review']")).to_be_disabled()
+    page.keyboard.press("Escape")
+    hard = Game.from_code(HARD_CODE)
+    play(page, profile, hard, hard.legal_moves()[0])
     click_action(page, "review")
     dialog.locator('[data-action="review-start"]').click()
     expect(dialog.locator("[data-review-progress]")).to_contain_text(
-        "Position 0 of 0", timeout=30_000
+        "Position 1 of 1", timeout=30_000
     )
     dialog.locator('[data-action="review-cancel"]').click()
     expect(dialog).to_be_hidden()

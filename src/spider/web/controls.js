@@ -31,6 +31,8 @@ export function updateStatus(app) {
   button("undo").disabled = !state.can_undo;
   button("redo").disabled = !state.can_redo;
   button("restart").disabled = !state.can_undo && state.moves === 0;
+  // Nothing to review before the first move.
+  button("review").disabled = state.moves === 0;
   $("[data-suits-glyph]").textContent = SUIT_GLYPHS.slice(0, state.suits).join("");
   $("[data-suits-label]").textContent = i18n.t(`suits.${state.suits}`);
   html.dataset.game = state.game;

@@ -418,17 +418,18 @@ function openReview(saved = store.state.saved) {
 /**
  * Plays on from a position of a review as a practice game: opened like a position, and never
  * counted in the statistics or records (`ctx.practice`, state.js), even at a deal's first layout.
- * The fair hint for that position is shown on the table at once.
+ * The losing move is said, so that the player tries another; no hint is shown unasked (the quick
+ * hint may well advise that very move).
  * @param {string} position
+ * @param {string | null} lost the losing move in words
  */
-async function practice(position) {
+async function practice(position, lost) {
   if (!(await confirmAbandon())) return;
   const req = { op: "open", position, undo_limit: settings.get().undoLimit };
   const reply = await send(req, { kind: "new", t0: now(), practice: true });
   if (!reply.ok) return;
-  toast(i18n.t("review.practice.started"));
-  await settled();
-  hints.show();
+  const started = i18n.t("review.practice.started");
+  toast(lost ? `${started} ${lost}` : started);
 }
 
 store.subscribe(({ abandoned, prev, ctx, state }) => {

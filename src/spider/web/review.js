@@ -43,8 +43,9 @@ const POSITION_SECONDS = 10;
  */
 
 /**
- * `getSaved`: the saved text of the game to review; `practice(position)`: opens a practice game.
- * @typedef {{getSaved: () => string | null, practice: (position: string) => void}} Hooks
+ * `getSaved`: the saved text of the game to review; `practice(position, lost)`: opens a practice
+ * game at `position`, saying `lost` (the losing move in words, or null).
+ * @typedef {{getSaved: () => string | null, practice: (position: string, lost: string | null) => void}} Hooks
  */
 
 /**
@@ -144,7 +145,8 @@ practiceBtn.addEventListener("click", () => {
   const position = s?.result?.practice;
   if (!s || !position) return;
   dlg.close("practice");
-  s.practice(position);
+  const losing = s.result?.losing;
+  s.practice(position, losing ? lostText(losing) : null);
 });
 
 /** @param {Review} r */
@@ -195,6 +197,16 @@ function losingText(l) {
   }
   const verdict = t(l.verdict === "bad-luck" ? "review.badLuck" : "review.mistake");
   return `${played} ${hinted} ${verdict}`;
+}
+
+/**
+ * The losing move, to try something else in its place: said when a practice game starts.
+ * @param {LosingMove} l
+ */
+function lostText(l) {
+  const a = l.action;
+  if (a.op === "deal" || a.dst === undefined || !l.card) return t("review.practice.lostDeal");
+  return t("review.practice.lost", { card: cardName(l.card), col: a.dst + 1 });
 }
 
 /**

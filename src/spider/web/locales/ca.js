@@ -286,6 +286,8 @@ export default {
   "review.practice": "Juga des d'allà",
   "review.practice.title": "Continueu des de l'última posició guanyable (una partida de pràctica: no compta a les estadístiques)",
   "review.practice.started": "Partida de pràctica: no compta a les estadístiques.",
+  "review.practice.lost": "Posar {card} a la columna {col} va fer perdre la partida: proveu una altra jugada.",
+  "review.practice.lostDeal": "El repartiment en aquell punt va fer perdre la partida: proveu abans una altra jugada.",
   "review.offer": "Partida deixada a mitges.",
   "review.error": "La revisió no s'ha pogut executar en aquest navegador.",
   "nomoves.title": "No queden jugades",

@@ -286,6 +286,8 @@ export default {
   "review.practice": "Jugar desde ahí",
   "review.practice.title": "Sigue desde la última posición ganable (una partida de práctica: no cuenta en las estadísticas)",
   "review.practice.started": "Partida de práctica: no cuenta en las estadísticas.",
+  "review.practice.lost": "Poner {card} en la columna {col} hizo perder la partida: prueba otra jugada.",
+  "review.practice.lostDeal": "El reparto en ese punto hizo perder la partida: prueba antes otra jugada.",
   "review.offer": "Partida sin terminar.",
   "review.error": "La revisión no pudo ejecutarse en este navegador.",
   "nomoves.title": "No quedan jugadas",
