@@ -66,6 +66,15 @@ def test_reload_keeps_the_game_and_its_history(page: Page, profile: str, screens
     assert page.evaluate("() => document.documentElement.dataset.engine") != "ready"
     assert_shows(page, game)
     expect(page.locator("[data-engine-status]")).to_have_attribute("data-status", "loading")
+    # The table says so in words at every size, and its cards are dimmed: it looks like what it
+    # is, not yet playable.
+    starting = page.locator("[data-starting]")
+    expect(starting).to_be_visible()
+    expect(starting).to_contain_text("Starting the game engine")
+    box, size = starting.bounding_box(), page.viewport_size
+    assert box is not None and size is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+    assert float(page.locator("#columns").evaluate("(el) => getComputedStyle(el).opacity")) < 1
     screenshot(page, "before-engine")
     # Input before the engine is ready is refused with a message, never applied seconds later.
     page.keyboard.press("u")
@@ -78,6 +87,8 @@ def test_reload_keeps_the_game_and_its_history(page: Page, profile: str, screens
     wait_ready(page)
     page.wait_for_timeout(300)
     assert_shows(page, game)
+    expect(starting).to_be_hidden()
+    assert page.locator("#columns").evaluate("(el) => getComputedStyle(el).opacity") == "1"
     # The whole history came back: undo the deal and the move, then redo both.
     page.keyboard.press("u")
     game.undo()

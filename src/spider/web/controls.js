@@ -50,6 +50,9 @@ export function showEngineStatus(app) {
   const retry = button("retry");
   box.dataset.status = status;
   text.textContent = status === "ready" ? "" : i18n.t(`engine.${status}`);
+  // Until the engine is ready the table says so too, in words, at every size (the cards shown
+  // meanwhile cannot be played yet).
+  $("[data-starting-text]").textContent = text.textContent;
   retry.hidden = status !== "error";
-  if (app.booted) html.dataset.engine = "ready";
+  html.dataset.engine = app.booted ? "ready" : status;
 }
