@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from spider.errors import POSITION_ERRORS, InvalidPosition
 from spider.limits import MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, MAX_UNDO_LIMIT
 from spider.protocol import ERROR_CODES, Session
 from spider.protocol_fields import Answer
+from tests.helpers import random_play
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 HUGE = 2**63
@@ -208,15 +210,36 @@ def test_a_position_that_claims_a_deal_but_holds_other_cards_is_refused() -> Non
     left = "KS 3S 2S AS / QS / JS / 10S / 9S / 8S / 7S / 6S / 5S / 4S"
     forged = f"spider 1 classic standard #3 / score=99999 moves=0 removed=SSSSSSS / {left} / -"
     assert position_error(forged).code == "impossible-counters"
-    # With believable counters the same cards may be deal 3 late in a game (every hidden card
-    # is known by then): it opens with the code, but it is not the deal's start.
+    # Believable counters do not make it deal 3: 3S lies on KS, where no move puts it and no
+    # deal of deal 3 dealt one.
     later = forged.replace("score=99999 moves=0", "score=1100 moves=100")
-    assert Game.from_text(later).code == "SP1-S1C-AAAAAAD"
-    state = ask(Session(), {"op": "open", "position": later})["state"]
-    assert state["from_deal_start"] is False
+    assert position_error(later).code == "not-this-deal"
+    assert "3S lies on KS" in str(position_error(later))
     assert position_error(later.replace("score=1100", "score=99999")).code == (
         "impossible-counters"
     )
+
+
+def test_the_issue_example_of_a_won_deal_in_five_moves_is_refused() -> None:
+    # Five deals and no card move cannot remove 7 runs nor turn 44 cards (issue 42, fault 11).
+    example = (
+        "spider 1 classic standard #3 / score=1195 moves=5 removed=SSSSSSS / KS QS JS 10S 9S 8S "
+        "7S 6S 5S 4S 3S 2S / AS / - / - / - / - / - / - / - / - / -"
+    )
+    error = position_error(example)
+    assert error.code == "impossible-counters"
+    assert "7 runs removed and 44 cards turned take at least 42" in str(error)
+    assert position_error(example.replace(" #3", "")).code == "impossible-counters"
+    message = refused(ask(Session(), {"op": "open", "position": example}), "invalid-position")
+    assert "moves=5" in message
+
+
+def test_a_position_opened_mid_game_keeps_its_code_but_not_its_start() -> None:
+    game = random_play(Game.from_code("SP1-S1C-AAAAAAD"), 60, random.Random(5), 0.2)
+    assert game.moves > 30 and game.deals_left < 5
+    assert Game.from_text(game.to_text()).code == "SP1-S1C-AAAAAAD"
+    state = ask(Session(), {"op": "open", "position": game.to_text()})["state"]
+    assert state["from_deal_start"] is False
 
 
 def test_a_deal_start_with_swapped_cards_is_refused() -> None:

@@ -94,9 +94,10 @@ class InvalidPosition(ValueError):
     ``bad-counters``, ``bad-card`` (a token that is not a card), ``bad-column`` (face-down
     cards after face-up ones, a face-down last card, a complete run left on the table),
     ``bad-stock`` (a size no game has), ``bad-cards`` (not the cards of the game),
-    ``not-this-deal`` (it says ``#N`` but its face-down cards or
-    stock are not deal N's), ``impossible-counters`` (face-down cards, moves, runs and score that
-    no game can show together).  See ``docs/notation.md``.
+    ``not-this-deal`` (it says ``#N`` but its face-down cards, the card on them, a card no play
+    of deal N puts where it lies, or its stock are not deal N's), ``impossible-counters``
+    (face-down cards, moves, runs and score that no game can show together).
+    See ``docs/notation.md``.
     """
 
     def __init__(self, message: str, code: PositionErrorCode) -> None:

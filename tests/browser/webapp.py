@@ -22,7 +22,7 @@ WIN_POSITION = (
 )
 # An empty column while the stock still holds a row: dealing is refused.
 EMPTY_COLUMN_POSITION = (
-    "spider 1 classic standard / score=600 moves=40 removed=SSSSSS / "
+    "spider 1 classic standard / score=600 moves=60 removed=SSSSSS / "
     "KS QS JS 10S 9S 8S 7S 6S / - / 5S / 4S / 3S / 2S / AS / KS / QS / JS / "
     "10s 9s 8s 7s 6s 5s 4s 3s 2s as"
 )
