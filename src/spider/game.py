@@ -16,7 +16,7 @@ from typing import Final, NamedTuple, TypeAlias
 from .cards import SUITS, Card, card_text
 from .codes import format_code, parse_code
 from .errors import IllegalMove
-from .limits import check_undo_limit, excerpt
+from .limits import MAX_SAVED_ACTIONS, check_undo_limit, excerpt
 from .moves import DEAL, Action, Move, action_text
 from .notation import format_position, parse_position
 from .options import Options
@@ -316,11 +316,28 @@ class Game:
         return format_position(self.position())
 
     def to_json(self) -> str:
-        """The whole game as JSON: options, starting position, actions played, redo list."""
+        """The whole game as JSON: options, starting position, actions played, redo list.
+
+        A saved game holds at most :data:`~spider.limits.MAX_SAVED_ACTIONS` actions, so whatever
+        this writes :meth:`from_json` reads.  Past that, the undone actions farthest from the
+        present are left out first, then the oldest actions played: the game is written from
+        the position after them (its start moves on, with the deal's number and code).
+        """
+        played, redo = list(self._played), list(self._redo)
+        start = self.start_position()
+        excess = len(played) + len(redo) - MAX_SAVED_ACTIONS
+        if excess > 0:
+            dropped_redo = min(excess, len(redo))
+            del redo[:dropped_redo]
+            skipped = excess - dropped_redo
+            start.undo_limit = 0
+            for action in played[:skipped]:
+                start.push(action)
+            del played[:skipped]
         saved = SavedGame(
-            start=self.start_position().to_text(),
-            played=list(self._played),
-            redo=list(self._redo),
+            start=start.to_text(),
+            played=played,
+            redo=redo,
             undo_limit=self._undo_limit,
             position=self.to_text(),
             code=self.code,

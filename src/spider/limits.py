@@ -19,6 +19,7 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_POSITION_CHARS",
     "MAX_REQUEST_CHARS",
+    "MAX_SAVED_ACTIONS",
     "MAX_SAVED_CHARS",
     "MAX_UNDO_LIMIT",
     "check_undo_limit",
@@ -35,6 +36,12 @@ MAX_REQUEST_CHARS: Final = 2_000_000
 
 MAX_SAVED_CHARS: Final = 1_000_000
 """The longest saved game (``Game.to_json`` text), in characters."""
+
+MAX_SAVED_ACTIONS: Final = 140_000
+"""The most actions (played and to redo) a saved game holds.  An action takes at most 7
+characters in it (``"ab13",``) and the rest of a saved game at most about 2,000, so a game the
+engine writes always fits :data:`MAX_SAVED_CHARS`; a longer game is written from a later start
+(see :meth:`spider.game.Game.to_json`)."""
 
 MAX_JSON_DEPTH: Final = 16
 """How deeply arrays and objects may nest in a request or a saved game (real ones use 2)."""
