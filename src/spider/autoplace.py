@@ -6,6 +6,7 @@ from typing import Literal
 
 from .errors import IllegalMove
 from .game import Game
+from .limits import excerpt
 from .moves import Move
 from .rules import accepts
 
@@ -33,9 +34,9 @@ def best_destination(game: Game, src: int, count: int) -> Move | None:
     columns = position.columns
     size = len(columns)
     if isinstance(src, bool) or not isinstance(src, int) or not 0 <= src < size:
-        raise IllegalMove("no-such-column", f"there is no column {src!r}")
+        raise IllegalMove("no-such-column", f"there is no column {excerpt(src)}")
     if isinstance(count, bool) or not isinstance(count, int):
-        raise IllegalMove("bad-count", f"the count must be an int, not {count!r}")
+        raise IllegalMove("bad-count", f"the count must be an int, not {excerpt(count)}")
     face_up = len(columns[src]) - position.face_down[src]
     if count < 1 or count > face_up:
         raise IllegalMove(

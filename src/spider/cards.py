@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .limits import excerpt
+
 __all__ = [
     "RANK_NAMES",
     "SUITS",
@@ -39,9 +41,13 @@ def card_text(card: int) -> str:
 
 def parse_card_int(text: str) -> int:
     """Read card text (``'QH'``, ``'10s'``, any case) into an engine int; ``ValueError`` if bad."""
+    if not isinstance(text, str):
+        raise ValueError(f"not a card: {excerpt(text)} (a card is text such as 'QH' or '10S')")
     upper = text.strip().upper()
     if len(upper) < 2 or upper[-1] not in SUITS or upper[:-1] not in _RANK_BY_NAME:
-        raise ValueError(f"not a card: {text!r} (expected a rank A,2-10,J,Q,K and a suit S,H,D,C)")
+        raise ValueError(
+            f"not a card: {excerpt(text)} (expected a rank A,2-10,J,Q,K and a suit S,H,D,C)"
+        )
     return card_int(_RANK_BY_NAME[upper[:-1]], upper[-1])
 
 
@@ -59,9 +65,9 @@ class Card:
 
     def __new__(cls, rank: int, suit: str) -> Card:
         if not isinstance(rank, int) or not 1 <= rank <= 13:
-            raise ValueError(f"rank must be an int from 1 (Ace) to 13 (King), not {rank!r}")
+            raise ValueError(f"rank must be an int from 1 (Ace) to 13 (King), not {excerpt(rank)}")
         if suit not in SUITS:
-            raise ValueError(f"suit must be one of 'S', 'H', 'D', 'C', not {suit!r}")
+            raise ValueError(f"suit must be one of 'S', 'H', 'D', 'C', not {excerpt(suit)}")
         return _CARDS[card_int(rank, suit)]
 
     @classmethod

@@ -80,7 +80,9 @@ def parse_code(code: str, scoring: str = "standard") -> tuple[Options, int]:
         rule = "classic"
         game = "spiderette"
     if len(letters) != 7:
-        raise InvalidCode(f"{shown}: the deal part must be exactly 7 letters A-Z, not {letters!r}")
+        raise InvalidCode(
+            f"{shown}: the deal part must be exactly 7 letters A-Z, not {excerpt(letters)}"
+        )
     number = 0
     for letter in letters:
         number = number * 26 + _LETTERS.index(letter)

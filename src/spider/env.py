@@ -36,6 +36,7 @@ from typing import Any, Final
 
 from .cards import card_text
 from .game import Game
+from .limits import excerpt
 from .moves import DEAL, Action, Move, action_from_text, action_text
 from .rules import RUN_LENGTH
 from .shuffle import MAX_NUMBER
@@ -133,10 +134,10 @@ def encode_action(action: Action, columns: int) -> int:
     if action == DEAL:
         return DEAL_ACTION
     if not isinstance(action, Move):
-        raise TypeError(f"expected a Move or 'deal', not {action!r}")
+        raise TypeError(f"expected a Move or 'deal', not {excerpt(action)}")
     src, dst, count = action
     if not (0 <= src < columns and 0 <= dst < columns and 1 <= count <= RUN_LENGTH):
-        raise ValueError(f"{action!r} has no action number with {columns} columns")
+        raise ValueError(f"{excerpt(action)} has no action number with {columns} columns")
     return 1 + (src * columns + dst) * RUN_LENGTH + count - 1
 
 
@@ -169,7 +170,7 @@ class SpiderEnv:
         max_steps: int | None = 2000,
     ) -> None:
         if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1 or None, not {max_steps!r}")
+            raise ValueError(f"max_steps must be at least 1 or None, not {excerpt(max_steps)}")
         # Deal once to check the options (a bad variant fails here, not at the first reset).
         probe = Game.new(game, suits=suits, rule=rule, number=0, scoring=scoring, undo_limit=0)
         self.variant = probe.options

@@ -232,7 +232,9 @@ class Game:
             raise TypeError(f"options must be an Options, not {type(options).__name__}")
         checked = Options.make(options.game, options.suits, options.rule, options.scoring)
         if checked != options:
-            raise ValueError(f"options are not normalised: {options!r} should be {checked!r}")
+            raise ValueError(
+                f"options are not normalised: {excerpt(options)} should be {excerpt(checked)}"
+            )
         return cls._deal_new(options, number, undo_limit)
 
     @classmethod
@@ -623,7 +625,7 @@ class Game:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise IllegalMove(
                     "bad-count" if name == "count" else "no-such-column",
-                    f"the {name} must be an int, not {value!r}",
+                    f"the {name} must be an int, not {excerpt(value)}",
                 )
 
     def _check_move(self, src: int, dst: int, count: int) -> None:
@@ -681,7 +683,7 @@ class Game:
         """Play a :class:`Move` or ``"deal"`` (``spider.DEAL``)."""
         if isinstance(action, str):
             if action != DEAL:
-                raise ValueError(f"unknown action {action!r}")
+                raise ValueError(f"unknown action {excerpt(action)}")
             self.deal()
         else:
             if type(action) is not Move:

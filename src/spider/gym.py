@@ -47,6 +47,7 @@ from numpy.typing import NDArray
 
 from .env import SpiderEnv
 from .errors import IllegalMove
+from .limits import excerpt
 from .observe import CARD_TYPES, Layout
 from .shuffle import MAX_NUMBER
 
@@ -76,7 +77,7 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
         illegal_reward: float = -1.0,
     ) -> None:
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None or 'ansi', not {excerpt(render_mode)}")
         self._env = SpiderEnv(game, suits=suits, rule=rule, scoring=scoring, max_steps=None)
         self.layout = Layout.of(self._env.variant)
         self.render_mode = render_mode
@@ -121,7 +122,7 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play ``action``; an action the rules refuse changes nothing (``info["illegal"]``)."""
         if not self.action_space.contains(action):
-            raise ValueError(f"action {action!r} is not in {self.action_space}")
+            raise ValueError(f"action {excerpt(action)} is not in {self.action_space}")
         try:
             _, reward, terminated, truncated, info = self._env.step(int(action))
         except IllegalMove as error:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import reprlib
 from typing import Any, Final, NoReturn
 
 __all__ = [
@@ -58,19 +59,39 @@ MAX_MESSAGE_CHARS: Final = 200
 _EXCERPT_CHARS: Final = 40
 
 
+def _short_repr(limit: int) -> reprlib.Repr:
+    """A :class:`reprlib.Repr` that shows a few items of a container and short scalars."""
+    short = reprlib.Repr()
+    short.maxlevel = 2
+    for name in ("maxtuple", "maxlist", "maxarray", "maxdict", "maxset", "maxfrozenset"):
+        setattr(short, name, 4)
+    short.maxdeque = 4
+    short.maxstring = short.maxother = short.maxlong = limit
+    return short
+
+
 def excerpt(value: object, limit: int = _EXCERPT_CHARS) -> str:
     """``repr(value)`` cut to about ``limit`` characters, for quoting input in an error message.
 
+    Every error message that quotes what it was given goes through this, so none repeats a huge
+    argument: a long text shows its start and length, a huge integer its size, a container its
+    first items (:mod:`reprlib`), anything else its repr cut short.
+
     >>> excerpt("x" * 100)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100 characters)"
+    >>> excerpt(list(range(1000)))
+    '[0, 1, 2, 3, ...]'
     """
     if isinstance(value, str) and len(value) > limit - 4:
         return f"{value[: limit - 4]!r}… ({len(value)} characters)"
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
         return f"a {value.bit_length()}-bit integer"
-    text = repr(value) if isinstance(value, (str, int, float, bool, type(None))) else None
-    if text is None:
-        text = f"a {type(value).__name__}"
+    if isinstance(value, (bytes, bytearray)) and len(value) > limit:
+        text = f"{bytes(value[: limit // 2])!r}… ({len(value)} bytes)"
+    elif isinstance(value, (str, int, float, bool, type(None))):
+        text = repr(value)
+    else:
+        text = _short_repr(limit).repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -34,6 +34,8 @@ class Move(NamedTuple):
     @classmethod
     def from_text(cls, text: str) -> Move:
         """Read a move such as ``'ad'`` or ``'bc3'``; ``ValueError`` if it is not one."""
+        if not isinstance(text, str):
+            raise ValueError(f"not a move: {excerpt(text)} (a move is text such as 'ad' or 'bc3')")
         match = _MOVE_RE.match(text.strip().lower()) if text.isascii() else None
         if match is None:
             raise ValueError(

@@ -168,7 +168,7 @@ def _parse_header(reader: _Reader) -> tuple[Options, int | None]:
     game, suits_text, rule, scoring = (word.lower() for word in words[:4])
     if not suits_text.isdigit():
         raise reader.error(
-            0, tokens[1][0], f"suits must be 1, 2 or 4, not {suits_text!r}", "bad-header"
+            0, tokens[1][0], f"suits must be 1, 2 or 4, not {excerpt(suits_text)}", "bad-header"
         )
     try:
         options = Options.make(game, int(suits_text), rule, scoring)

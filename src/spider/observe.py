@@ -27,6 +27,7 @@ from .env import (
     legal_action_numbers,
 )
 from .game import Game
+from .limits import excerpt
 from .moves import Action
 from .options import Options
 from .rules import RUN_LENGTH
@@ -52,7 +53,7 @@ def card_index(card: int) -> int:
 def card_from_index(index: int) -> int:
     """The engine card int of a card index (1..52); ``ValueError`` outside."""
     if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index <= CARD_TYPES:
-        raise ValueError(f"a card index is an int from 1 to {CARD_TYPES}, not {index!r}")
+        raise ValueError(f"a card index is an int from 1 to {CARD_TYPES}, not {excerpt(index)}")
     suit, rank = divmod(index - 1, RUN_LENGTH)
     return suit << 4 | (rank + 1)
 

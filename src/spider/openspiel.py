@@ -47,6 +47,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the extra is installe
 
 from .cards import card_text
 from .game import Game
+from .limits import excerpt
 from .moves import DEAL, Action, action_text
 from .observe import CARD_TYPES, Layout, card_from_index, card_index
 from .options import Options
@@ -97,7 +98,7 @@ def _options(params: dict[str, Any]) -> tuple[Options, int]:
     merged = {**_DEFAULTS, **params}
     max_moves = merged["max_moves"]
     if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-        raise ValueError(f"max_moves must be an int of at least 1, not {max_moves!r}")
+        raise ValueError(f"max_moves must be an int of at least 1, not {excerpt(max_moves)}")
     return Options.make(merged["game"], merged["suits"], merged["rule"]), max_moves
 
 
@@ -153,7 +154,7 @@ class SpiderGame(pyspiel.Game):  # type: ignore[misc]
     ) -> SpiderObserver:
         """The observer of information states (``perfect_recall``) or observations."""
         if params:
-            raise ValueError(f"{GAME_NAME} observers take no parameters, not {params!r}")
+            raise ValueError(f"{GAME_NAME} observers take no parameters, not {excerpt(params)}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return SpiderObserver(self.layout, perfect_recall)
 
@@ -445,7 +446,7 @@ class ProgressEvaluator(mcts.Evaluator):  # type: ignore[misc]
 
     def __init__(self, length: int, seed: int = 0) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
-            raise ValueError(f"the play-out length is an int of at least 0, not {length!r}")
+            raise ValueError(f"the play-out length is an int of at least 0, not {excerpt(length)}")
         self.length = length
         self._random = random.Random(seed)
 
@@ -485,9 +486,9 @@ def make_bot(
     all the future depends on, so transpositions share a node and no key repeats along a path.
     """
     if name not in BOTS:
-        raise ValueError(f"a bot is one of {', '.join(BOTS)}, not {name!r}")
+        raise ValueError(f"a bot is one of {', '.join(BOTS)}, not {excerpt(name)}")
     if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
-        raise ValueError(f"simulations must be an int of at least 1, not {simulations!r}")
+        raise ValueError(f"simulations must be an int of at least 1, not {excerpt(simulations)}")
     random_state = np.random.RandomState(seed)
     evaluator = ProgressEvaluator(rollout, seed)
     if name == "ismcts":

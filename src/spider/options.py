@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import SUITS
+from .limits import excerpt
 
 __all__ = ["GAMES", "RULES", "SCORINGS", "SUIT_COUNTS", "Options"]
 
@@ -41,13 +42,13 @@ class Options:
     ) -> Options:
         """Validate and normalise the options; ``ValueError`` says which one is wrong."""
         if game not in GAMES:
-            raise ValueError(f"game must be 'spider' or 'spiderette', not {game!r}")
+            raise ValueError(f"game must be 'spider' or 'spiderette', not {excerpt(game)}")
         if isinstance(suits, bool) or suits not in SUIT_COUNTS:
-            raise ValueError(f"suits must be 1, 2 or 4, not {suits!r}")
+            raise ValueError(f"suits must be 1, 2 or 4, not {excerpt(suits)}")
         if rule not in RULES:
-            raise ValueError(f"rule must be 'classic' or 'flexible', not {rule!r}")
+            raise ValueError(f"rule must be 'classic' or 'flexible', not {excerpt(rule)}")
         if scoring not in SCORINGS:
-            raise ValueError(f"scoring must be 'standard' or 'reveal', not {scoring!r}")
+            raise ValueError(f"scoring must be 'standard' or 'reveal', not {excerpt(scoring)}")
         if rule == "flexible" and game == "spiderette":
             raise ValueError("spiderette is played with the classic rule only")
         if rule == "flexible" and suits == 1:

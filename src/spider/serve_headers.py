@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .limits import excerpt
+
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
     "connect-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; "
@@ -121,7 +123,7 @@ def rule_for(rules: tuple[PathRule, ...], path: str) -> PathRule:
             return rule
     prefixes = [rule for rule in rules if rule.is_prefix and path.startswith(rule.path)]
     if not prefixes:
-        raise ValueError(f"no rule covers {path!r}")
+        raise ValueError(f"no rule covers {excerpt(path)}")
     return max(prefixes, key=lambda rule: len(rule.path))
 
 

@@ -63,6 +63,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spider import __version__
+from spider.limits import excerpt
 from spider.serve_bytecode import Bytecode, load_bytecode
 from spider.serve_engine import EngineBundle, build_engine_zip
 from spider.serve_headers import (
@@ -422,7 +423,7 @@ def create_app(
     extra = dict(extra_static or {})
     for prefix in extra:
         if prefix.startswith("/") or not prefix.endswith("/"):
-            raise ValueError(f"extra_static prefix {prefix!r} must look like 'name/'")
+            raise ValueError(f"extra_static prefix {excerpt(prefix)} must look like 'name/'")
     handlers = _App(
         web_dir=(web_dir or WEB_DIR),
         pyodide_dir=(pyodide_dir or default_pyodide_dir()),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .limits import excerpt
 from .options import Options
 
 __all__ = ["MAX_NUMBER", "SplitMix64", "seed_for", "shuffled_deck"]
@@ -48,7 +49,9 @@ def shuffled_deck(options: Options, number: int) -> list[int]:
     with the same number have the same cards.
     """
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MAX_NUMBER:
-        raise ValueError(f"deal number must be an int from 0 to {MAX_NUMBER}, not {number!r}")
+        raise ValueError(
+            f"deal number must be an int from 0 to {MAX_NUMBER}, not {excerpt(number)}"
+        )
     deck = options.composition()
     rng = SplitMix64(seed_for(options, number))
     for i in range(len(deck) - 1, 0, -1):

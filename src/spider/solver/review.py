@@ -39,6 +39,7 @@ from typing import Any, Final, Literal
 
 from ..cards import card_text
 from ..game import Game
+from ..limits import excerpt
 from ..moves import Action, Move, action_from_text, action_text
 from .hint import Hint, hint_action, hint_report
 from .limits import should_stop
@@ -427,18 +428,23 @@ def _check_budgets(
         if value is not None and (
             isinstance(value, bool) or not isinstance(value, int | float) or not value > 0
         ):
-            raise ValueError(f"review: {name} must be a number of seconds above 0, not {value!r}")
+            raise ValueError(
+                f"review: {name} must be a number of seconds above 0, not {excerpt(value)}"
+            )
     if node_limit is not None and (
         isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
     ):
-        raise ValueError(f"review: node_limit must be an integer of at least 1, not {node_limit!r}")
+        raise ValueError(
+            f"review: node_limit must be an integer of at least 1, not {excerpt(node_limit)}"
+        )
     if (
         isinstance(think_iterations, bool)
         or not isinstance(think_iterations, int)
         or think_iterations < 0
     ):
         raise ValueError(
-            f"review: think_iterations must be an integer of at least 0, not {think_iterations!r}"
+            "review: think_iterations must be an integer of at least 0, not "
+            f"{excerpt(think_iterations)}"
         )
 
 

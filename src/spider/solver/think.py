@@ -56,6 +56,7 @@ from collections.abc import Callable
 from typing import Final
 
 from ..game import Game
+from ..limits import excerpt
 from .endgame import endgame_line
 from .evaluation import four_suit_classic
 from .hint import visited_positions, weighs_next_card
@@ -153,16 +154,18 @@ def _check_budget(iterations: object, time_limit: object) -> tuple[int | None, f
     """The budget, checked; ``ValueError``/``TypeError`` with a clear message when bad."""
     if iterations is not None:
         if isinstance(iterations, bool) or not isinstance(iterations, int):
-            raise TypeError(f"iterations must be an integer or None, not {iterations!r}")
+            raise TypeError(f"iterations must be an integer or None, not {excerpt(iterations)}")
         if not 1 <= iterations <= MAX_ITERATIONS:
             raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS:,}, not {iterations:,}")
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-            raise TypeError(f"time_limit must be a number of seconds or None, not {time_limit!r}")
+            raise TypeError(
+                f"time_limit must be a number of seconds or None, not {excerpt(time_limit)}"
+            )
         if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
             raise ValueError(
                 f"time_limit must be more than 0 and at most {MAX_SECONDS:,.0f} seconds, "
-                f"not {time_limit!r}"
+                f"not {excerpt(time_limit)}"
             )
     if iterations is None and time_limit is None:
         return DEFAULT_ITERATIONS, None
@@ -173,19 +176,19 @@ def _check_options(seed: object, progress_every: object, jobs: object, lookahead
     """The seed, progress interval, ensemble size and root lookahead, checked;
     ``ValueError``/``TypeError`` with a clear message when bad."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an integer, not {seed!r}")
+        raise TypeError(f"seed must be an integer, not {excerpt(seed)}")
     if seed < 0:  # random.Random(-n) draws as random.Random(n): two seeds, one search
         raise ValueError(f"seed must be 0 or more, not {seed:,}")
     if isinstance(progress_every, bool) or not isinstance(progress_every, int):
-        raise TypeError(f"progress_every must be an integer, not {progress_every!r}")
+        raise TypeError(f"progress_every must be an integer, not {excerpt(progress_every)}")
     if progress_every < 1:
         raise ValueError(f"progress_every must be at least 1, not {progress_every}")
     if isinstance(jobs, bool) or not isinstance(jobs, int):
-        raise TypeError(f"jobs must be an integer, not {jobs!r}")
+        raise TypeError(f"jobs must be an integer, not {excerpt(jobs)}")
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
     if isinstance(lookahead, bool) or not isinstance(lookahead, int):
-        raise TypeError(f"lookahead must be an integer, not {lookahead!r}")
+        raise TypeError(f"lookahead must be an integer, not {excerpt(lookahead)}")
     if not 1 <= lookahead <= MAX_LOOKAHEAD_NODES:
         raise ValueError(
             f"lookahead must be from 1 to {MAX_LOOKAHEAD_NODES:,} positions, not {lookahead:,}"
