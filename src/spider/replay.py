@@ -11,7 +11,9 @@ in (legal moves sorted by source, destination and count, then ``deal`` when a de
 numbers written as unsigned LEB128; then the CRC-32 of the code's ASCII bytes followed by every
 byte before it, four bytes big-endian.  Decoding replays every action through the rules, so a
 link either gives back exactly the game that made it or is refused with an
-:class:`InvalidReplay` whose ``code`` says why.
+:class:`InvalidReplay` whose ``code`` says why.  A game has exactly one link: a code written
+other than :func:`~spider.codes.format_code` writes it (lower case, ``SP1-S1F-…`` for
+``SP1-S1C-…``) and a number padded with zero bytes are refused.
 
 >>> from spider import Game
 >>> game = Game.from_code("SP1-S1C-AAAAAAD")
@@ -74,6 +76,7 @@ ReplayErrorCode = Literal[
     "bad-checksum",
     "bad-flags",
     "too-many-actions",
+    "padded-number",
     "illegal-action",
     "trailing-data",
     "not-replayable",
@@ -221,6 +224,12 @@ class _Reader:
             value |= (byte & 0x7F) << shift
             shift += 7
             if not byte & 0x80:
+                if byte == 0 and shift > 7:  # a zero last byte only pads: one number, one form
+                    raise InvalidReplay(
+                        "padded-number",
+                        "a number of the replay link is padded with zero bytes (a link writes "
+                        "each number in as few bytes as it takes)",
+                    )
                 return value
             if shift > 28:
                 raise InvalidReplay("too-many-actions", "a number of the replay link is too large")
@@ -257,6 +266,12 @@ def decode_replay(link: object) -> Replay:
     except InvalidCode as error:
         raise InvalidReplay("bad-code", f"replay link: {error}") from None
     code = format_code(options, number)
+    if code_text != code:
+        raise InvalidReplay(
+            "bad-code",
+            f"replay link: the game code is written {code} in a link, not {excerpt(code_text)} "
+            "(each game has one link)",
+        )
     body = _checked_body(code, _unpack(packed))
     scoring = "reveal" if body[1] & _FLAG_REVEAL else "standard"
     reader = _Reader(body, 2)
