@@ -20,7 +20,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from spider.serve_site import CADDYFILE, MARKER, NGINX_DIR, NGINX_LOCATIONS, build_site
+from spider.serve_site import (
+    CADDYFILE,
+    MARKER,
+    NGINX_DIR,
+    NGINX_LOCATIONS,
+    NGINX_SERVER,
+    build_site,
+)
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
@@ -28,9 +35,9 @@ BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
 START_TIMEOUT = 15.0
 
 
-def build(directory: Path) -> Path:
+def build(directory: Path, port: int = 80) -> Path:
     """``spider build-site`` into ``directory``, its absolute path as the deploy directory."""
-    build_site(directory)
+    build_site(directory, port=port)
     return directory
 
 
@@ -108,11 +115,19 @@ http {{
 """
 
 
-def nginx_test(site: Path, work: Path) -> subprocess.CompletedProcess[str]:
-    """``nginx -t`` of the configuration around the site (it checks, serves nothing)."""
+def nginx_test(
+    site: Path, work: Path, server_block: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``nginx -t`` of the configuration around the site (it checks, serves nothing); with
+    ``server_block``, of the generated ``nginx/spider.conf`` included as it is."""
     work.mkdir(parents=True, exist_ok=True)
     conf = work / "nginx-test.conf"
-    conf.write_text(nginx_conf(site, work, free_port()), encoding="utf-8")
+    text = nginx_conf(site, work, free_port())
+    if server_block:
+        start = text.index("    server {")
+        end = text.index("    }\n", start) + len("    }\n")
+        text = text[:start] + f"    include {site / NGINX_DIR / NGINX_SERVER};\n" + text[end:]
+    conf.write_text(text, encoding="utf-8")
     return subprocess.run(
         [NGINX, "-t", "-p", str(work), "-e", str(work / "error.log"), "-c", str(conf)],
         capture_output=True,

@@ -566,10 +566,16 @@ def test_engine_json(client: TestClient) -> None:
     info = client.get("/engine.json").json()
     assert f'"{info["version"]}"' == zipped.headers["etag"]
     assert info["files"] == zipfile.ZipFile(io.BytesIO(zipped.content)).namelist()
+    files = info["pyodide"].pop("files")
     assert info["pyodide"] == {
         "version": FAKE_PYODIDE_VERSION,
         "url": f"/pyodide/{FAKE_PYODIDE_VERSION}/",
     }
+    # The Pyodide files there are, each served (the service worker asks for no other).
+    assert files == sorted(files) and "pyodide.asm.wasm" in files
+    assert "pyodide.asm.js" not in files
+    for name in files:
+        assert client.get(f"/pyodide/{FAKE_PYODIDE_VERSION}/{name}").status_code == 200, name
 
 
 def test_engine_file_selection(tmp_path: Path) -> None:

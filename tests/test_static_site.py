@@ -69,11 +69,14 @@ def test_site_holds_what_spider_serve_serves(
     for url in files:
         served = client.get(url, headers={"Accept-Encoding": "identity"})
         assert served.status_code == 200, url
-        assert served.content == _on_disk(site, url).read_bytes(), url
+        expected = served.content
+        if url == "/index.html":  # it says there is no /start.json (see below)
+            expected = expected.replace(b'content="/start.json"', b'content=""', 1)
+        assert expected == _on_disk(site, url).read_bytes(), url
         for suffix, decompress in ((".br", brotli.decompress), (".gz", gzip.decompress)):
             packed = _on_disk(site, url + suffix)
             if packed.exists():
-                assert decompress(packed.read_bytes()) == served.content, url + suffix
+                assert decompress(packed.read_bytes()) == expected, url + suffix
     # The large compressible files all have their Brotli and gzip.
     for url in ("/main.js", "/engine.zip", f"/pyodide/{version}/pyodide.asm.wasm"):
         assert _on_disk(site, url + ".br").is_file() and _on_disk(site, url + ".gz").is_file()
@@ -160,7 +163,10 @@ def test_real_server_sends_the_table_headers(
             ), url
             encoding = headers.get("content-encoding")
             decode = {"br": brotli.decompress, "gzip": gzip.decompress, None: bytes}[encoding]
-            assert decode(body) == disk.read_bytes(), url
+            expected = disk.read_bytes()
+            if server == "spider-serve" and disk.name == "index.html":  # it has /start.json
+                expected = expected.replace(b'content=""', b'content="/start.json"', 1)
+            assert decode(body) == expected, url
             if server != "spider-serve" and disk.with_name(disk.name + ".br").exists():
                 assert encoding == "br", url  # the file made at build time
         # gzip for browsers without Brotli, identity for clients that ask for none.
@@ -176,6 +182,107 @@ def test_real_server_sends_the_table_headers(
         assert status == 404
         for name, value in SECURITY_HEADERS.items():
             assert headers.get(name.lower()) == value, name
+
+
+# --------------------------------------------------- what an operator leaves in the folder
+
+SECRET = b"a secret outside the site"
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A build of its own on port 8081, with what an operator might leave in its folder: dot
+    files and folders, and symbolic links to files and folders out of it; and their paths."""
+    base = tmp_path_factory.mktemp("planted")
+    site = static_host.build(base / "site", port=8081)
+    public = site / PUBLIC
+    version = json.loads((site / MARKER).read_text(encoding="utf-8"))["pyodide"]
+    outside = base / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_bytes(SECRET)
+    (outside / "secret.js").write_bytes(SECRET)
+    paths = {
+        "/.env": "file",
+        "/.git/config": "file",
+        "/icons/.secret": "file",
+        f"/pyodide/{version}/.secret.js": "file",
+        "/stdlib/.secret": "file",
+        "/outside.txt": outside / "secret.txt",
+        "/icons/outside.txt": outside / "secret.txt",
+        f"/pyodide/{version}/outside.js": outside / "secret.js",
+        "/outside-dir/": outside,
+    }
+    for url, what in paths.items():
+        target = public / url.strip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if what == "file":
+            target.write_bytes(SECRET)
+        else:
+            assert isinstance(what, Path)
+            target.symlink_to(what, target_is_directory=what.is_dir())
+    urls = [url + "secret.txt" if url.endswith("/") else url for url in paths]
+    return site, urls
+
+
+@pytest.mark.parametrize("server", ("caddy", "nginx"))
+def test_no_dot_file_and_no_link_out_of_the_site_is_served(
+    server: str, planted: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    site, urls = planted
+    running = (static_host.nginx if server == "nginx" else static_host.caddy)(site, tmp_path)
+    with running as base:
+        for url in urls:
+            status, headers, body = _get(base, url, None)
+            assert status in (403, 404), (url, status)
+            assert SECRET not in body, url
+            for name, value in SECURITY_HEADERS.items():
+                assert headers.get(name.lower()) == value, (url, name)
+        # The site itself is served as before.
+        assert _get(base, "/main.js", None)[0] == 200
+        assert _get(base, "/", None)[0] == 200
+        assert _get(base, "/icons/icon.svg", None)[0] == 200
+
+
+def test_the_configurations_take_the_port(planted: tuple[Path, list[str]], tmp_path: Path) -> None:
+    site, _ = planted
+    server = (site / "nginx" / "spider.conf").read_text(encoding="utf-8")
+    assert "listen 8081;" in server and "listen [::]:8081;" in server
+    assert "listen 80;" not in server
+    assert "{$SPIDER_SITE_ADDRESS::8081}" in (site / "Caddyfile").read_text(encoding="utf-8")
+    result = static_host.nginx_test(site, tmp_path, server_block=True)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "http", "-80"])
+def test_refuses_a_port_out_of_range(
+    port: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["build-site", str(tmp_path / "out"), "--port", port])
+    assert exit_.value.code == 2
+    assert "port" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(SiteError, match="port"):
+        build_site(tmp_path / "out", port=0)
+
+
+def test_a_static_page_asks_no_start_address(site: Path, app: Any) -> None:
+    served = TestClient(app).get("/index.html").text
+    assert '<meta name="spider-start" content="/start.json">' in served
+    static = (site / PUBLIC / "index.html").read_text(encoding="utf-8")
+    assert static == served.replace('content="/start.json"', 'content=""', 1)
+    meta = json.loads((site / PUBLIC / "engine.json").read_text(encoding="utf-8"))
+    served_files = sorted(
+        url.rpartition("/")[2] for url in _urls(site) if url.startswith("/pyodide/")
+    )
+    assert meta["pyodide"]["files"] == served_files
+    # One loader of the two names a Pyodide may have: the service worker asks only for it.
+    assert sum(name in served_files for name in ("pyodide.asm.mjs", "pyodide.asm.js")) == 1
+
+
+def _urls(site: Path) -> list[str]:
+    urls: list[str] = json.loads((site / MARKER).read_text(encoding="utf-8"))["files"]
+    return urls
 
 
 # ----------------------------------------------------------------------- refusals (exit 2)

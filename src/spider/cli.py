@@ -209,7 +209,7 @@ def _command_build_site(args: argparse.Namespace) -> int:
         return 2
     deploy = Path(args.deploy_dir) if args.deploy_dir is not None else None
     try:
-        report = build_site(Path(args.directory), deploy_dir=deploy)
+        report = build_site(Path(args.directory), deploy_dir=deploy, port=args.port)
     except SiteError as error:
         print(f"spider build-site: error: {error}", file=sys.stderr)
         return 2
@@ -382,6 +382,13 @@ def _add_serve_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         default=None,
         help="absolute path DIRECTORY will have on the web server, named in the nginx and "
         "Caddy configurations (default: DIRECTORY's own)",
+    )
+    site.add_argument(
+        "--port",
+        type=_PORT,
+        default=80,
+        help="port the nginx server block and the Caddyfile listen on, 1 to 65535 "
+        "(default: %(default)s)",
     )
     site.set_defaults(handler=_command_build_site)
 

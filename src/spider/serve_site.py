@@ -7,9 +7,13 @@ The game runs in the browser, so hosting it is serving files. ``DIR`` receives:
   versioned address), each compressible one with a Brotli (``.br``, quality 11) and a gzip
   (``.gz``) beside it when they save at least 10 %; and ``_headers`` (Netlify, Cloudflare Pages);
 - ``nginx/spider-locations.conf`` (the inside of a ``server`` block) and ``nginx/spider.conf``
-  (a ``server`` block on port 80 including it);
+  (a ``server`` block on ``port``, 80 by default, including it);
 - ``Caddyfile``;
 - ``spider-site.json``: what was built, and the mark that lets a later build replace it.
+
+``public/index.html`` tells the page there is no ``/start.json`` (a static host has no engine
+to deal the first game: the page waits for its own). The configurations serve the files of the
+build and nothing else: no dot file, no symbolic link left in ``public/``.
 
 Configurations name ``public/`` by its absolute path where the site is deployed
 (``deploy_dir``, by default ``DIR`` itself). Headers come from :mod:`spider.serve_headers`.
@@ -23,7 +27,14 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from spider.serve_config import caddyfile, headers_file, nginx_locations, nginx_server
+from spider.serve_config import (
+    DEFAULT_PORT,
+    caddyfile,
+    check_port,
+    headers_file,
+    nginx_locations,
+    nginx_server,
+)
 from spider.serve_headers import path_rules
 from spider.serve_runtime import RuntimeProblem, check_runtime, default_pyodide_dir
 from spider.serve_static import (
@@ -39,6 +50,7 @@ from spider.serve_static import (
 from spider.server import SiteFile, create_app
 
 MARKER = "spider-site.json"
+INDEX_URL = "/index.html"
 PUBLIC = "public"
 NGINX_DIR = "nginx"
 NGINX_LOCATIONS = "spider-locations.conf"
@@ -47,6 +59,10 @@ CADDYFILE = "Caddyfile"
 #: Everything a build writes at the top of DIR (a rebuild replaces exactly these).
 OUTPUTS = (PUBLIC, NGINX_DIR, CADDYFILE, MARKER)
 GZIP_SUFFIX = ".gz"
+#: The page asks the server's engine for its first deal where this names an address; a static
+#: site has none, so its page says so (and asks nothing that would answer 404).
+START_META = b'<meta name="spider-start" content="/start.json">'
+NO_START_META = b'<meta name="spider-start" content="">'
 
 
 class SiteError(Exception):
@@ -104,6 +120,14 @@ def _brotli_for(item: SiteFile, data: bytes) -> bytes:
     return compress_br(data, quality=11)
 
 
+def _static_page(item: SiteFile) -> SiteFile:
+    """``/index.html`` as a static site serves it: telling the page there is no ``/start.json``."""
+    data = item.read()
+    if data.count(START_META) != 1:
+        raise SiteError(f"{item.url} does not name the start address once ({START_META.decode()})")
+    return SiteFile(item.url, data=data.replace(START_META, NO_START_META))
+
+
 def _write(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
@@ -135,8 +159,14 @@ def build_site(
     deploy_dir: Path | None = None,
     pyodide_dir: Path | None = None,
     bytecode_dir: Path | None = None,
+    port: int = DEFAULT_PORT,
 ) -> SiteReport:
-    """Write the static site into ``directory`` (see the module's description)."""
+    """Write the static site into ``directory`` (see the module's description); ``port`` is
+    the one the nginx ``server`` block and the Caddyfile listen on by default."""
+    try:
+        check_port(port)
+    except ValueError as error:
+        raise SiteError(str(error)) from None
     directory = directory.absolute()
     deploy = deploy_dir if deploy_dir is not None else directory
     if not deploy.is_absolute():
@@ -145,15 +175,19 @@ def build_site(
     version = check_pyodide(pyodide_dir)
     check_target(directory)
     app = create_app(pyodide_dir, bytecode_dir=bytecode_dir)
-    files: list[SiteFile] = app.state.site_files()
+    files: list[SiteFile] = [
+        _static_page(item) if item.url == INDEX_URL else item for item in app.state.site_files()
+    ]
+    urls = [item.url for item in files]
     rules = path_rules(version)
     root = str(deploy / PUBLIC)
+    locations = str(deploy / NGINX_DIR / NGINX_LOCATIONS)
     try:
         configs = {
-            f"{NGINX_DIR}/{NGINX_LOCATIONS}": nginx_locations(rules, root),
-            f"{NGINX_DIR}/{NGINX_SERVER}": nginx_server(str(deploy / NGINX_DIR / NGINX_LOCATIONS)),
-            CADDYFILE: caddyfile(rules, root),
-            f"{PUBLIC}/_headers": headers_file(rules, [item.url for item in files]),
+            f"{NGINX_DIR}/{NGINX_LOCATIONS}": nginx_locations(rules, root, urls),
+            f"{NGINX_DIR}/{NGINX_SERVER}": nginx_server(locations, port),
+            CADDYFILE: caddyfile(rules, root, urls, port),
+            f"{PUBLIC}/_headers": headers_file(rules, urls),
         }
     except ValueError as error:
         raise SiteError(str(error)) from None
@@ -179,6 +213,7 @@ def build_site(
         "engine": app.state.engine.version,
         "bytecode": app.state.bytecode is not None,
         "deploy_dir": str(deploy),
+        "port": port,
         "files": sorted(item.url for item in files),
     }
     _write(directory / MARKER, (json.dumps(marker, indent=1) + "\n").encode("utf-8"))

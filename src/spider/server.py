@@ -17,9 +17,9 @@ URLs:
   CPython when ``make`` built it for these sources (see :mod:`spider.serve_bytecode`), else as
   sources; unpack into a directory on ``sys.path`` and ``import spider``; ``/engine.json``: the
   release (``release``, ``spider.__version__``), the engine's version (content hash of the
-  sources), format, file list, the Pyodide version and versioned
-  URL, the URL of the bytecode standard library (``stdlib``, or null) and whether the worker
-  may keep a memory snapshot (``snapshot``);
+  sources), format, file list, the Pyodide version, versioned URL and the names of its files
+  served (``pyodide.files``), the URL of the bytecode standard library (``stdlib``, or null)
+  and whether the worker may keep a memory snapshot (``snapshot``);
 - ``/stdlib/<hash>.zip``: the standard library as bytecode (``loadPyodide``'s ``stdLibURL``),
   immutable;
 - ``/start.json?request=<JSON>``: the reply to the page's first request, dealt by the engine
@@ -223,7 +223,11 @@ class _App:
             "format": "source" if self.bytecode is None else "bytecode",
             "files": list(engine.files),
             "pyodide": (
-                {"version": self.pyodide_version, "url": f"/pyodide/{self.pyodide_version}/"}
+                {
+                    "version": self.pyodide_version,
+                    "url": f"/pyodide/{self.pyodide_version}/",
+                    "files": self.pyodide_files(),
+                }
                 if self.pyodide_version
                 else None
             ),
@@ -233,6 +237,11 @@ class _App:
             "snapshot": snapshot,
         }
         self.engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
+
+    def pyodide_files(self) -> list[str]:
+        """The names of the Pyodide files served (of :data:`PYODIDE_FILES`, those this version
+        has: it has one of the two loaders), so that no one asks for the other."""
+        return sorted(name for name in PYODIDE_FILES if (self.pyodide_dir / name).is_file())
 
     def site_files(self) -> list[SiteFile]:
         """Every file a static host needs to serve the app as this server does.
@@ -255,10 +264,9 @@ class _App:
                 SiteFile(f"/stdlib/{code.stdlib_version}.zip", data=code.stdlib, br=code.stdlib_br)
             )
         if self.pyodide_version is not None:
-            for name in sorted(PYODIDE_FILES):
+            for name in self.pyodide_files():
                 path = self.pyodide_dir / name
-                if path.is_file():
-                    files.append(SiteFile(f"/pyodide/{self.pyodide_version}/{name}", path=path))
+                files.append(SiteFile(f"/pyodide/{self.pyodide_version}/{name}", path=path))
         return files
 
     def _headers(self, path: str) -> dict[str, str]:

@@ -101,10 +101,12 @@ def test_installed_wheel_serves_the_app_and_it_plays(
         info = get_json(f"{url}/engine.json")
         assert info["release"] == VERSION
         assert info["format"] == "bytecode"  # the runtime wheel's bytecode fits this engine
+        files = info["pyodide"].pop("files")
         assert info["pyodide"] == {
             "version": load_pin().version,
             "url": f"/pyodide/{load_pin().version}/",
         }
+        assert "pyodide.asm.wasm" in files and "pyodide.mjs" in files
         assert "site-packages/spider_runtime/pyodide" in log.read_text()
 
         context = browser.new_context(base_url=url, **PROFILES["desktop"])

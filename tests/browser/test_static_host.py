@@ -1,17 +1,22 @@
-"""The static site (``spider build-site``) served by Debian's nginx: played, then played offline.
+"""The static site (``spider build-site``) served by Debian's nginx and Caddy: played, then
+played offline, without one request the host cannot answer.
 
-One page session: the app starts from nginx with the generated configuration, is
-cross-origin isolated (the COOP/COEP headers reach the browser), plays a move; the network goes
-away, the page reloads from the service worker's cache and plays another move.
+One page session per server: the app starts from the server with the generated configuration,
+is cross-origin isolated (the COOP/COEP headers reach the browser), plays a move; the network
+goes away, the page reloads from the service worker's cache and plays another move. Every
+response the page, its workers and its service worker received is kept: none may be an error
+(a static host has no ``/start.json``, and serves only the Pyodide files that exist).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 from conftest import PROFILES, PageLog
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Response
 from webapp import SPIDER_2, assert_shows, drag, open_app, wait_ready
 
 from spider import Game
@@ -19,14 +24,26 @@ from tests import static_host
 
 pytestmark = pytest.mark.browser
 
+SERVERS: dict[str, Callable[[Path, Path], AbstractContextManager[str]]] = {
+    "nginx": static_host.nginx,
+    "caddy": static_host.caddy,
+}
 
-def test_static_site_on_nginx_plays_offline(
-    browser: Browser, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, page_log: PageLog
+
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_static_site_plays_offline_without_a_failed_request(
+    server: str,
+    browser: Browser,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    page_log: PageLog,
 ) -> None:
     site = static_host.shared_build(tmp_path_factory.getbasetemp())
-    with static_host.nginx(site, tmp_path / "nginx") as url:
+    responses: list[Response] = []
+    with SERVERS[server](site, tmp_path / server) as url:
         context = browser.new_context(base_url=url, **PROFILES["desktop"])
         context.on("weberror", lambda web_error: page_log.on_error(web_error.error))
+        context.on("response", lambda response: responses.append(response))
         try:
             page = context.new_page()
             game = Game.from_code(SPIDER_2)
@@ -52,3 +69,8 @@ def test_static_site_on_nginx_plays_offline(
         finally:
             context.close()
     assert page_log.errors == []
+    failed = sorted({(r.status, r.url.removeprefix(url)) for r in responses if r.status >= 400})
+    assert failed == [], failed
+    # The service worker's own requests were seen too (it caches Pyodide when it installs).
+    from_worker = {r.url.removeprefix(url) for r in responses if r.request.service_worker}
+    assert any(path.endswith("pyodide.asm.wasm") for path in from_worker), sorted(from_worker)

@@ -29,15 +29,26 @@ import * as storage from "./storage.js";
  */
 
 /**
+ * The address of the server's first deal, from the page's `<meta name="spider-start">`: empty
+ * on a static site (`spider build-site` writes it so), which has no engine to ask.
+ * @returns {string}
+ */
+function startAddress() {
+  return document.querySelector('meta[name="spider-start"]')?.getAttribute("content") ?? "";
+}
+
+/**
  * The reply to the first request `req` (op "new" or "open") from the engine on the server
  * (/start.json), so that a first visit shows its table before the worker is ready; null where
- * there is none (a static host, offline, an error).
+ * there is none (a static host, which is not asked, offline, an error).
  * @param {Request} req
  * @returns {Promise<Reply | null>}
  */
 async function startFromServer(req) {
+  const address = startAddress();
+  if (!address) return null;
   try {
-    const url = `/start.json?request=${encodeURIComponent(JSON.stringify(req))}`;
+    const url = `${address}?request=${encodeURIComponent(JSON.stringify(req))}`;
     const response = await fetch(url, { cache: "no-store" });
     const reply = response.ok ? await response.json() : null;
     return reply?.ok && reply.state && typeof reply.saved === "string" ? reply : null;

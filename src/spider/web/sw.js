@@ -125,14 +125,19 @@ sw.addEventListener("activate", (event) => {
 async function runtimeInfo(cache) {
   const meta = await cache.match("/engine.json");
   const info = meta ? await meta.json().catch(() => ({})) : {};
-  // The versioned Pyodide address, such as "/pyodide/314.0.7/"; the bytecode stdlib or null.
-  return { base: info?.pyodide?.url ?? "/pyodide/", stdlib: info?.stdlib ?? null };
+  // The versioned Pyodide address, such as "/pyodide/314.0.7/"; the bytecode stdlib or null;
+  // the names of the Pyodide files served (null from an older server: then both loaders are
+  // tried, and one of them is missing).
+  const files = Array.isArray(info?.pyodide?.files) ? info.pyodide.files : null;
+  return { base: info?.pyodide?.url ?? "/pyodide/", stdlib: info?.stdlib ?? null, files };
 }
 
 async function cachePyodide(cache) {
-  const { base, stdlib } = await runtimeInfo(cache);
+  const { base, stdlib, files } = await runtimeInfo(cache);
   await cache.addAll([...PYODIDE_FILES.map((f) => base + f), stdlib ?? `${base}python_stdlib.zip`]);
-  const loaders = await Promise.allSettled(PYODIDE_LOADERS.map((f) => cache.add(base + f)));
+  // Only the loader this Pyodide has: asking for the other one is a 404 on every install.
+  const wanted = files ? PYODIDE_LOADERS.filter((f) => files.includes(f)) : PYODIDE_LOADERS;
+  const loaders = await Promise.allSettled(wanted.map((f) => cache.add(base + f)));
   if (!loaders.some((r) => r.status === "fulfilled")) throw new Error("no Pyodide loader");
   // Drop the files of any other Pyodide version or standard library.
   for (const request of await cache.keys()) {
