@@ -22,7 +22,7 @@ _CODE_RE: Final = re.compile(r"^(SP|SD)1-S([0-9])([A-Z]?)-([A-Z]*)$", re.ASCII)
 def number_to_letters(number: int) -> str:
     """The seven base-26 letters of a deal number: 3 gives 'AAAAAAD', 29 'AAAAABD'."""
     if not 0 <= number <= MAX_NUMBER:
-        raise ValueError(f"deal number must be from 0 to {MAX_NUMBER}, not {number}")
+        raise ValueError(f"deal number must be from 0 to {MAX_NUMBER}, not {excerpt(number)}")
     letters = []
     for _ in range(7):
         number, digit = divmod(number, 26)

@@ -120,7 +120,7 @@ def decode_action(action: int, columns: int) -> Action:
     if isinstance(action, bool) or not isinstance(action, int):
         raise TypeError(f"an action is an int, not {type(action).__name__}")
     if not 0 <= action < action_count(columns):
-        raise ValueError(f"action {action} is outside 0..{action_count(columns) - 1}")
+        raise ValueError(f"action {excerpt(action)} is outside 0..{action_count(columns) - 1}")
     if action == DEAL_ACTION:
         return DEAL
     pair, count_less_one = divmod(action - 1, RUN_LENGTH)

@@ -94,7 +94,9 @@ _GAME_TYPE: Final = pyspiel.GameType(
 def _options(params: dict[str, Any]) -> tuple[Options, int]:
     unknown = sorted(set(params) - set(_DEFAULTS))
     if unknown:
-        raise ValueError(f"unknown {GAME_NAME} parameters {unknown} (known: {sorted(_DEFAULTS)})")
+        raise ValueError(
+            f"unknown {GAME_NAME} parameters {excerpt(unknown)} (known: {sorted(_DEFAULTS)})"
+        )
     merged = {**_DEFAULTS, **params}
     max_moves = merged["max_moves"]
     if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
@@ -286,7 +288,7 @@ class SpiderState(pyspiel.State):  # type: ignore[misc]
             self._apply_chance(int(action))
             return
         if action not in self._legal_now():
-            raise ValueError(f"action {action} is not legal here")
+            raise ValueError(f"action {excerpt(action)} is not legal here")
         self._begin(self._spider.layout.action_to_move(int(action)))
 
     def _apply_chance(self, index: int) -> None:

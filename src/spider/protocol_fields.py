@@ -90,7 +90,8 @@ def ranged_int_field(
     value = int_field(request, name, default)
     if not low <= value <= high:
         raise ProtocolError(
-            "bad-request", f"field {name!r} must be an integer from {low} to {high}, not {value}"
+            "bad-request",
+            f"field {name!r} must be an integer from {low} to {high}, not {excerpt(value)}",
         )
     return value
 

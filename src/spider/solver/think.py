@@ -182,11 +182,11 @@ def _check_options(seed: object, progress_every: object, jobs: object, lookahead
     if isinstance(progress_every, bool) or not isinstance(progress_every, int):
         raise TypeError(f"progress_every must be an integer, not {excerpt(progress_every)}")
     if progress_every < 1:
-        raise ValueError(f"progress_every must be at least 1, not {progress_every}")
+        raise ValueError(f"progress_every must be at least 1, not {excerpt(progress_every)}")
     if isinstance(jobs, bool) or not isinstance(jobs, int):
         raise TypeError(f"jobs must be an integer, not {excerpt(jobs)}")
     if not 1 <= jobs <= MAX_JOBS:
-        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
+        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {excerpt(jobs)}")
     if isinstance(lookahead, bool) or not isinstance(lookahead, int):
         raise TypeError(f"lookahead must be an integer, not {excerpt(lookahead)}")
     if not 1 <= lookahead <= MAX_LOOKAHEAD_NODES:
