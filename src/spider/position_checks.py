@@ -175,7 +175,8 @@ def _check_dealt_column(
         raise _not_this_deal(
             index,
             f"column {index}: {card_text(cards[down])} lies on its face-down cards, where deal "
-            f"#{number} put {card_text(dealt[down])}, which cannot move without turning them",
+            f"#{number} put {card_text(dealt[down])} (it never moved: that would have turned "
+            "the card under it)",
         )
 
 
