@@ -4,12 +4,14 @@ Each runs as a child of the test, as the current user, on a free loopback port, 
 logs and temporary files in a directory of the test's own; the site's headers come from the
 configuration ``build-site`` wrote (nginx: ``nginx/spider-locations.conf`` inside a ``server``
 block on the test's port; Caddy: the ``Caddyfile`` with its address and admin endpoint from the
-environment, as documented).
+environment, as documented, and a ``log`` directive added). Both keep an access log of every
+request they answered (:func:`answered`).
 """
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import pwd
 import shutil
@@ -33,6 +35,8 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
 BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
 START_TIMEOUT = 15.0
+#: Every request the server answered, in the test's work directory (see :func:`answered`).
+ACCESS_LOG = "access.log"
 
 
 def build(directory: Path, port: int = 80) -> Path:
@@ -105,7 +109,8 @@ error_log {work / "error.log"} warn;
 load_module {BROTLI_MODULE};
 events {{ worker_connections 512; }}
 http {{
-    access_log off;
+    log_format spider '$status $request_uri';
+    access_log {work / ACCESS_LOG} spider;
 {temp}
     server {{
         listen 127.0.0.1:{port};
@@ -157,11 +162,39 @@ def nginx(site: Path, work: Path) -> Iterator[str]:
         stop_process(process)
 
 
+def caddyfile_with_log(site: Path, work: Path) -> Path:
+    """The site's generated Caddyfile, with an access log into ``work`` (nothing else added)."""
+    text = (site / CADDYFILE).read_text(encoding="utf-8")
+    address = "{$SPIDER_SITE_ADDRESS:"
+    start = text.index(address)
+    line_end = text.index("\n", start) + 1
+    log = f"\tlog {{\n\t\toutput file {work / ACCESS_LOG}\n\t\tformat json\n\t}}\n"
+    config = work / CADDYFILE
+    config.write_text(text[:line_end] + log + text[line_end:], encoding="utf-8")
+    return config
+
+
+def answered(work: Path) -> list[tuple[int, str]]:
+    """(status, path and query) of every request the server in ``work`` answered, in order:
+    the page's, its workers' and its service worker's alike (read once the server stopped)."""
+    found: list[tuple[int, str]] = []
+    for line in (work / ACCESS_LOG).read_text(encoding="utf-8").splitlines():
+        if line.startswith("{"):  # Caddy's JSON lines
+            entry = json.loads(line)
+            found.append((int(entry["status"]), entry["request"]["uri"]))
+        elif line.strip():
+            status, _, uri = line.partition(" ")
+            found.append((int(status), uri))
+    return found
+
+
 @contextmanager
 def caddy(site: Path, work: Path) -> Iterator[str]:
-    """Caddy serving ``site`` with its generated Caddyfile on a free loopback port."""
+    """Caddy serving ``site`` with its generated Caddyfile (and an access log) on a free
+    loopback port."""
     work.mkdir(parents=True, exist_ok=True)
     port = free_port()
+    config = caddyfile_with_log(site, work)
     log = work / "caddy.log"
     env = {
         **os.environ,
@@ -173,7 +206,7 @@ def caddy(site: Path, work: Path) -> Iterator[str]:
     }
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [CADDY, "run", "--config", str(site / CADDYFILE), "--adapter", "caddyfile"],
+            [CADDY, "run", "--config", str(config), "--adapter", "caddyfile"],
             stdout=out,
             stderr=subprocess.STDOUT,
             env=env,

@@ -36,9 +36,6 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-# Requests a service worker makes reach BrowserContext.on("response") too (Chromium only), so a
-# test can see every request of a page and its service worker.
-os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
 
 from playwright.sync_api import (
     Browser,

@@ -3,9 +3,10 @@ played offline, without one request the host cannot answer.
 
 One page session per server: the app starts from the server with the generated configuration,
 is cross-origin isolated (the COOP/COEP headers reach the browser), plays a move; the network
-goes away, the page reloads from the service worker's cache and plays another move. Every
-response the page, its workers and its service worker received is kept: none may be an error
-(a static host has no ``/start.json``, and serves only the Pyodide files that exist).
+goes away, the page reloads from the service worker's cache and plays another move. No request
+may fail (a static host has no ``/start.json``, and serves only the Pyodide files that exist):
+neither a response the page, its workers and its service worker received (Playwright's
+``response`` events of the context) nor any request the server answered (its access log).
 """
 
 from __future__ import annotations
@@ -71,6 +72,11 @@ def test_static_site_plays_offline_without_a_failed_request(
     assert page_log.errors == []
     failed = sorted({(r.status, r.url.removeprefix(url)) for r in responses if r.status >= 400})
     assert failed == [], failed
-    # The service worker's own requests were seen too (it caches Pyodide when it installs).
+    answered = static_host.answered(tmp_path / server)
+    assert sorted({(status, path) for status, path in answered if status >= 400}) == []
+    # The service worker's own requests are among both: it caches Pyodide and every language
+    # when it installs, where the page (in English) loads only its own.
     from_worker = {r.url.removeprefix(url) for r in responses if r.request.service_worker}
-    assert any(path.endswith("pyodide.asm.wasm") for path in from_worker), sorted(from_worker)
+    assert any(path.endswith("/pyodide.asm.wasm") for path in from_worker), sorted(from_worker)
+    assert "/locales/ca.js" in from_worker
+    assert "/locales/ca.js" in [path for _, path in answered]
