@@ -258,10 +258,14 @@ export class Renderer {
   /**
    * Matches the old card nodes to the new slots so that each card keeps its node:
    *  1. same column, same place, same face and card;
-   *  2. a face-up card found elsewhere (a moved group), unless runs were just removed, when the
+   *  2. the node at the same place when the face changed: a face-down card never moves, so it
+   *     was turned face up there (or, on undo, a card was turned face down again). This comes
+   *     before 3: in a one-suit game the turned card often has the text of a card of the group
+   *     that left it, and would otherwise take that card's node;
+   *  3. a face-up card found elsewhere (a moved group), unless runs were just removed, when the
    *     cards that left are the run and every new card came from the stock;
-   *  3. any node at the same place (a card turned face up or, on undo, face down again);
-   *  4. a face-down node of the same column.
+   *  4. any node at the same place;
+   *  5. a face-down node of the same column.
    * Nodes left over leave the table.
    */
   #match(slots, state, prev) {
@@ -269,15 +273,18 @@ export class Renderer {
     const used = new Set();
     const assign = slots.map((s) => s.map(() => null));
     const same = (el, slot) => el.dataset.face === slot.face && (slot.face === "down" || el.dataset.card === slot.text);
-    slots.forEach((col, c) =>
-      col.forEach((slot, i) => {
-        const el = old[c]?.[i];
-        if (el && same(el, slot)) {
-          assign[c][i] = el;
-          used.add(el);
-        }
-      }),
-    );
+    const turned = (el, slot) => el.dataset.face !== slot.face;
+    for (const keep of [same, turned]) {
+      slots.forEach((col, c) =>
+        col.forEach((slot, i) => {
+          const el = old[c]?.[i];
+          if (el && !assign[c][i] && !used.has(el) && keep(el, slot)) {
+            assign[c][i] = el;
+            used.add(el);
+          }
+        }),
+      );
+    }
     const runsAdded = prev && state.completed.length > prev.completed.length;
     if (!runsAdded) {
       const byText = new Map();
