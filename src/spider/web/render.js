@@ -28,6 +28,10 @@ const MIN_SHRINK = 0.5;
 const MIN_CW = 22;
 /** The step of a face-down card that the fit counts on: `fan` narrows them to it when needed. */
 const FIT_DOWN = 4;
+/** The smallest side of a control a finger taps (CSS px): app.css gives the stock this much. */
+const TAP_PX = 44;
+/** The height of the top row (completed runs, stock) as a share of a card's. */
+const TOP_SHARE = 0.55;
 
 function slotsOf(state) {
   return state.columns.map((c) => {
@@ -460,9 +464,10 @@ export class Renderer {
     const cw = Math.max(20, Math.min(byWidth, byHeight, maxCw));
     const ch = cw * 1.4;
     const font = Math.max(11, Math.min(22, cw * 0.36));
-    const compact = h < 480 || cw < 44;
-    const topScale = h < 420 ? 0.62 : compact ? 0.82 : 1;
-    const topH = ch * topScale;
+    // The top row holds the completed runs and the stock: cards at a little over half size,
+    // never under a finger's width (the stock is a button), so long columns get the height.
+    const topH = Math.max(TAP_PX, ch * TOP_SHARE);
+    const topScale = Math.min(1, topH / ch);
     const colsH = Math.max(ch, h - topH - gap * 3);
     return {
       n,
