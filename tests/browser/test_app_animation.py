@@ -131,3 +131,45 @@ def test_a_move_that_turns_a_twin_flies_from_its_column(
     page.wait_for_timeout(100)
     check_flight(page.evaluate(STOP_SAMPLING), src=1, dst=0, landed=range(2, 4))
     screenshot(page, "undone")
+
+
+# One suit: the deal puts the Ace of spades on column 1's King-to-2 and completes a run there.
+RUN_BY_DEAL_POSITION = (
+    "spider 1 classic standard / score=900 moves=100 removed=SSSSS / "
+    "KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S / js KS / qs QS / ks JS / as 10S / 2s 9S / as 8S / "
+    "7S / 6S / 5S 4S 3S / as 2s 3s 4s 5s 6s 7s 8s 9s 10s"
+)
+
+
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
+def test_an_undone_deal_puts_the_run_back_from_the_completed_row(
+    page: Page, screenshot: Any
+) -> None:
+    # Undoing a deal that completed a run: the run's cards come back from the completed row and
+    # the dealt cards go back to the stock. Before, the dealt 2 to 10 (one suit) were taken for
+    # the run's 2 to 10 and flew across the table into the run's column.
+    game = Game.from_text(RUN_BY_DEAL_POSITION)
+    open_app(page, position_url(RUN_BY_DEAL_POSITION))
+    page.keyboard.press("d")
+    game.deal()
+    assert len(game.completed) == 6
+    assert_shows(page, game, code=False)
+    settle(page)
+
+    page.evaluate(START_SAMPLING)
+    page.keyboard.press("u")
+    game.undo()
+    assert_shows(page, game, code=False)
+    settle(page)
+    page.wait_for_timeout(100)
+    sampled = page.evaluate(STOP_SAMPLING)
+    first: dict[str, Any] = {}
+    for cards in sampled["frames"]:
+        for c in cards:
+            first.setdefault(c["el"], c)
+    columns_top = min(column["top"] for column in sampled["columns"])
+    run = [first[el] for el in sampled["last"][0]]
+    assert [c["text"] for c in run] == [str(card) for card in game.columns[0].cards]
+    from_columns = [c["text"] for c in run if c["top"] >= columns_top - 1]
+    assert from_columns == [], f"cards of the run flew in from other columns: {from_columns}"
+    screenshot(page, "undone")

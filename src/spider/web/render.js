@@ -266,8 +266,10 @@ export class Renderer {
    *     was turned face up there (or, on undo, a card was turned face down again). This comes
    *     before 3: in a one-suit game the turned card often has the text of a card of the group
    *     that left it, and would otherwise take that card's node;
-   *  3. a face-up card found elsewhere (a moved group), unless runs were just removed, when the
-   *     cards that left are the run and every new card came from the stock;
+   *  3. a face-up card found elsewhere (a moved group), unless runs were just removed or put
+   *     back: then no card went from one column to another. The cards that left are the run
+   *     (every new card came from the stock), or the cards that came are the run's (the cards
+   *     that left go back to the stock: an undone deal);
    *  4. any node at the same place;
    *  5. a face-down node of the same column.
    * Nodes left over leave the table.
@@ -289,8 +291,8 @@ export class Renderer {
         }),
       );
     }
-    const runsAdded = prev && state.completed.length > prev.completed.length;
-    if (!runsAdded) {
+    const runsChanged = prev && state.completed.length !== prev.completed.length;
+    if (!runsChanged) {
       const byText = new Map();
       old.forEach((col, c) =>
         col.forEach((el, i) => {
