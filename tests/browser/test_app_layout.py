@@ -3,10 +3,12 @@ messages that leave the cards free, and a top row no taller than its content nee
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from webapp import (
     EMPTY_COLUMN_POSITION,
     LONG_COLUMN_POSITION,
@@ -126,7 +128,10 @@ def test_think_harder_leaves_the_cards_free(page: Page, profile: str, screenshot
     page.keyboard.press("t")
     bar = page.locator("[data-think-bar]")
     expect(bar).to_be_visible()
-    page.wait_for_timeout(300)  # the table gives up the bar's height in the next frames
+    # The table gives up the bar's height in the next frames.
+    with contextlib.suppress(PlaywrightTimeoutError):
+        free = f"() => ({CARDS_UNDER})('[data-think-bar]').length === 0"
+        page.wait_for_function(free, timeout=3000)
     expect(bar).to_be_visible()
     assert page.evaluate(CARDS_UNDER, "[data-think-bar]") == []
     assert page.evaluate(CARDS_OUTSIDE) == 0
