@@ -139,6 +139,9 @@ class Player:
                         "() => (window.__messages ?? []).some((m) => m.tone === 'warn')",
                         timeout=10_000,
                     )
+                # With the words, refused cards start back from where they were dropped: the
+                # next step must not grab them in flight.
+                settle(self.page)
             open_dialogs = self.page.evaluate(
                 "() => [...document.querySelectorAll('dialog[open]')].map((d) => d.id)"
             )
