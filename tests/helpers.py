@@ -27,6 +27,20 @@ ADVICE_TO_DEAL = {
     "ca": re.compile(r"\breparteix\b|\brepartiu\b|\b(pugueu|podreu|podeu) repartir\b", re.I),
     "es": re.compile(r"\breparte\b|\brepartas?\b|\b(puedas|podrás|puedes) repartir\b", re.I),
     "it": re.compile(r"\bdistribuisci\b|\b(puoi|potrai|possa) distribuire\b", re.I),
+    "fr": re.compile(
+        r"\bdistribuez\b|\bdistribue (une|la|le|maintenant)\b"
+        r"|\b(pouvez|pourrez|puissiez|pourriez) (\w+ )?distribuer\b",
+        re.I,
+    ),
+    "de": re.compile(
+        r"\bteile? (\w+ ){0,3}aus\b|\bausteilen (kannst|könntest|darfst)\b"
+        r"|\b(kannst|könntest|darfst) du (\w+ )?austeilen\b",
+        re.I,
+    ),
+    "pt": re.compile(r"\bdistribua\b|\b(possa|poderá|pode|poderia) distribuir\b", re.I),
+    "nl": re.compile(
+        r"\bdeel (een|nu|opnieuw|de)\b|\b(kun|kunt|kan) je (\w+ )?delen\b|\bje kunt delen\b", re.I
+    ),
 }
 
 VARIANTS = [

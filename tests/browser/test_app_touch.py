@@ -241,7 +241,7 @@ def test_landscape_phone_layout_and_dialogs(page: Page, screenshot: Any) -> None
 def test_every_text_fits_at_360_px(page: Page, screenshot: Any) -> None:
     open_app(page, position_url(LONG_STATUS_POSITION))
     expect(page.locator("[data-score]")).to_have_text("1000")
-    for lang in ("es", "ca", "it", "en"):
+    for lang in ("es", "ca", "it", "fr", "de", "pt", "nl", "en"):
         set_setting(page, "lang", lang)
         expect(page.locator("html")).to_have_attribute("lang", lang)
         assert page.evaluate(CUT_TEXTS) == [], lang

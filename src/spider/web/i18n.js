@@ -1,14 +1,29 @@
 // @ts-check
-// i18n: English, Catalan, Spanish and Italian. Each locale is a module of plain strings
-// (with {name} placeholders and {one, other} plural forms) plus the How to play pages.
+// i18n: English, Catalan, German, Spanish, French, Italian, Dutch and Portuguese. Each locale
+// is a module of plain strings (with {name} placeholders and plural forms keyed by the
+// categories of Intl.PluralRules: one, other…) plus the How to play pages.
 
-export const LANGUAGES = { en: "English", ca: "Català", es: "Español", it: "Italiano" };
+/** Every language of the app, each in its own name (the Settings picker lists the same). */
+export const LANGUAGES = {
+  en: "English",
+  ca: "Català",
+  de: "Deutsch",
+  es: "Español",
+  fr: "Français",
+  it: "Italiano",
+  nl: "Nederlands",
+  pt: "Português",
+};
 
 const loaders = {
   en: () => import("./locales/en.js"),
   ca: () => import("./locales/ca.js"),
+  de: () => import("./locales/de.js"),
   es: () => import("./locales/es.js"),
+  fr: () => import("./locales/fr.js"),
   it: () => import("./locales/it.js"),
+  nl: () => import("./locales/nl.js"),
+  pt: () => import("./locales/pt.js"),
 };
 
 let lang = "en";

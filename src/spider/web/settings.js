@@ -1,12 +1,13 @@
 // @ts-check
 // Settings: full defaults, merged with what the player chose; remembered in storage.
 
+import { LANGUAGES } from "./i18n.js";
 import * as storage from "./storage.js";
 
 const KEY = "settings";
 const coarse = globalThis.matchMedia?.("(pointer: coarse)").matches ?? false;
 
-export const LANGS = ["en", "ca", "es", "it"];
+export const LANGS = Object.keys(LANGUAGES);
 export const UNDO_LIMITS = [100, 400, null];
 /** The seconds "Think harder" may search (think.js), offered in Settings. */
 export const THINK_SECONDS = [2, 5, 15, 30];
