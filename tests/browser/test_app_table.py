@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from conftest import PROFILES
+from playwright.sync_api import Browser, Page, expect
 from webapp import (
     LONG_COLUMN_POSITION,
     SET_ASIDE,
@@ -145,6 +146,92 @@ def test_language_switch(page: Page, screenshot: Any) -> None:
     # A refused action is explained in the player's language.
     page.keyboard.press("Control+y")
     expect(page.locator("[data-message]")).to_have_text("Non c'è niente da ripetere.")
+
+
+# The languages of the Settings picker, each in its own name ("" follows the browser).
+PICKER = [
+    ("", ""),
+    ("en", "English"),
+    ("ca", "Català"),
+    ("de", "Deutsch"),
+    ("es", "Español"),
+    ("fr", "Français"),
+    ("it", "Italiano"),
+    ("nl", "Nederlands"),
+    ("pt", "Português"),
+]
+
+# What the page's own i18n module makes of a count of 0 and 1 and of a large number, in the
+# language it shows.
+PLURALS_AND_NUMBERS = """async () => {
+  const i18n = await import('/i18n.js');
+  return [i18n.t('stock.label', {n: 0}), i18n.t('stock.label', {n: 1}),
+          i18n.t('stock.label', {n: 2}), i18n.formatNumber(1234567), i18n.formatDecimal(2.5, 1)];
+}"""
+
+
+def test_the_new_languages(
+    browser: Browser, live_server: Any, page_log: Any, screenshot: Any
+) -> None:
+    # A Brazilian browser gets Portuguese with nothing chosen.
+    context = browser.new_context(base_url=live_server.url, locale="pt-BR", **PROFILES["desktop"])
+    context.on("weberror", lambda web_error: page_log.on_error(web_error.error))
+    try:
+        page = context.new_page()
+        open_app(page, f"/?code={SPIDER_2}")
+        expect(page.locator("html")).to_have_attribute("lang", "pt")
+        expect(page.locator('[data-action="new"]')).to_have_attribute("title", "Novo jogo (N)")
+        label = page.locator('[data-column="0"]').get_attribute("aria-label") or ""
+        assert "Coluna 1" in label and "5 cartas viradas para baixo" in label, label
+        # Portuguese puts 0 in "one": the text reads right for 0, 1 and 2.
+        assert page.evaluate(PLURALS_AND_NUMBERS) == [
+            "Monte, distribuições restantes: 0. Distribuir uma fileira (D)",
+            "Monte, distribuições restantes: 1. Distribuir uma fileira (D)",
+            "Monte, distribuições restantes: 2. Distribuir uma fileira (D)",
+            "1.234.567",
+            "2,5",
+        ]
+        click_action(page, "settings")
+        picker = page.locator('[data-setting="lang"] option')
+        found = picker.evaluate_all("(os) => os.map((o) => [o.value, o.lang, o.textContent])")
+        assert [(value, name) for value, _, name in found][1:] == PICKER[1:]
+        assert [lang for _, lang, _ in found] == [code for code, _ in PICKER]
+        expect(picker.first).to_have_text("Automático")
+
+        # Each language from the picker: the page, its plurals and its numbers follow.
+        expected = {
+            "fr": (
+                "Nouvelle partie (N)",
+                "Le but",
+                "Talon\u00a0: 0 donne restante",
+                "1\u202f234\u202f567",
+            ),
+            "de": ("Neues Spiel (N)", "Das Ziel", "Talon: noch 0 Reihen", "1.234.567"),
+            "nl": ("Nieuw spel (N)", "Het doel", "Stapel: nog 0 rijen", "1.234.567"),
+        }
+        for lang, (title, goal, none_left, number) in expected.items():
+            page.locator('[data-setting="lang"]').select_option(lang)
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.keyboard.press("Escape")
+            expect(page.locator('[data-action="new"]')).to_have_attribute("title", title)
+            texts = page.evaluate(PLURALS_AND_NUMBERS)
+            assert texts[0].startswith(none_left) and texts[3] == number, (lang, texts)
+            click_action(page, "help")
+            expect(page.locator("[data-help-body] h3").first).to_have_text(goal)
+            screenshot(page, f"help-{lang}")
+            page.keyboard.press("Escape")
+            click_action(page, "settings")
+        page.keyboard.press("Escape")
+        # French: 1 in the singular, 2 in the plural.
+        page.goto("/?lang=fr")
+        page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+        expect(page.locator("html")).to_have_attribute("lang", "fr")
+        one, two = page.evaluate(PLURALS_AND_NUMBERS)[1:3]
+        assert one.startswith("Talon\u00a0: 1 donne restante."), one
+        assert two.startswith("Talon\u00a0: 2 donnes restantes."), two
+    finally:
+        context.close()
+    assert page_log.errors == []
 
 
 GOOD_STATS = {
