@@ -149,8 +149,8 @@ export default {
   "error.no-such-column": "Die kolom bestaat niet.",
   "error.same-column": "Leg de kaarten op een andere kolom.",
   "error.bad-count": "Alleen open kaarten kunnen worden opgepakt.",
-  "error.not-movable": "Een groep kan alleen mee als hij van één kleur is en op volgorde ligt.",
-  "error.not-movable.flexible": "Een groep kan alleen mee als de kaarten aflopend op volgorde liggen.",
+  "error.not-movable": "Een groep kan alleen verplaatst worden als hij van één kleur is en op volgorde ligt.",
+  "error.not-movable.flexible": "Een groep kan alleen verplaatst worden als de kaarten aflopend op volgorde liggen.",
   "error.no-target": "Een kaart past alleen op een kaart die precies één hoger is, of op een lege kolom.",
   "error.stock-empty": "De stapel is leeg: er kan niet meer gedeeld worden.",
   "error.empty-column": "Vul alle lege kolommen voordat je deelt.",
@@ -337,7 +337,7 @@ export default {
       list: [
         "Een open kaart mag op de laatste kaart van een andere kolom als die kaart precies één hoger is. De kleur maakt niet uit: een harten 6 past op elke 7.",
         "Op een aas kan niets, en de heer is de hoogste kaart.",
-        "Meerdere kaarten gaan samen mee als ze aflopend op volgorde liggen en, met de klassieke regel, van één kleur zijn. Met de flexibele regel (2 en 4 kleuren) kun je ook reeksen met gemengde kleuren oppakken. Een groep wordt neergelegd als één kaart.",
+        "Meerdere kaarten kunnen samen verplaatst worden als ze aflopend op volgorde liggen en, met de klassieke regel, van één kleur zijn. Met de flexibele regel (2 en 4 kleuren) kun je ook reeksen met gemengde kleuren oppakken. Een groep wordt neergelegd als één kaart.",
         "Een lege kolom neemt elke kaart of elke groep die je kunt oppakken, niet alleen een heer.",
         "Als de laatste open kaart een kolom verlaat, draait de kaart eronder vanzelf om.",
       ],
@@ -392,7 +392,7 @@ export default {
       list: [
         "Een open kaart mag op de laatste kaart van een andere kolom als die kaart precies één hoger is, welke kleur die ook heeft.",
         "Op een aas kan niets; een heer kan alleen naar een lege kolom.",
-        "Meerdere kaarten gaan alleen samen mee als ze aflopend op volgorde liggen in één kleur. Een reeks met gemengde kleuren blijft liggen en moet kaart voor kaart worden afgebroken.",
+        "Meerdere kaarten kunnen alleen samen verplaatst worden als ze aflopend op volgorde liggen in één kleur. Een reeks met gemengde kleuren blijft liggen en moet kaart voor kaart worden afgebroken.",
         "Een lege kolom neemt elke kaart of elke groep die je kunt oppakken.",
         "Als de laatste open kaart een kolom verlaat, draait de kaart eronder vanzelf om.",
       ],
