@@ -166,7 +166,8 @@ PICKER = [
 PLURALS_AND_NUMBERS = """async () => {
   const i18n = await import('/i18n.js');
   return [i18n.t('stock.label', {n: 0}), i18n.t('stock.label', {n: 1}),
-          i18n.t('stock.label', {n: 2}), i18n.formatNumber(1234567), i18n.formatDecimal(2.5, 1)];
+          i18n.t('stock.label', {n: 2}), i18n.formatNumber(1234567), i18n.formatDecimal(2.5, 1),
+          i18n.formatPercent(0.4)];
 }"""
 
 
@@ -190,6 +191,7 @@ def test_the_new_languages(
             "Monte, distribuições restantes: 2. Distribuir uma fileira (D)",
             "1.234.567",
             "2,5",
+            "40%",
         ]
         click_action(page, "settings")
         picker = page.locator('[data-setting="lang"] option')
@@ -203,19 +205,23 @@ def test_the_new_languages(
             "fr": (
                 "Nouvelle partie (N)",
                 "Le but",
-                "Talon\u00a0: 0 donne restante",
+                "Talon\u00a0: 0 donne",
                 "1\u202f234\u202f567",
+                "0\u202f%",
             ),
-            "de": ("Neues Spiel (N)", "Das Ziel", "Talon: noch 0 Reihen", "1.234.567"),
-            "nl": ("Nieuw spel (N)", "Het doel", "Stapel: nog 0 rijen", "1.234.567"),
+            "de": ("Neues Spiel (N)", "Das Ziel", "Talon: noch 0 Reihen", "1.234.567", "0\u00a0%"),
+            "nl": ("Nieuw spel (N)", "Het doel", "Stapel: nog 0 rijen", "1.234.567", "0%"),
         }
-        for lang, (title, goal, none_left, number) in expected.items():
+        for lang, (title, goal, none_left, number, no_wins) in expected.items():
             page.locator('[data-setting="lang"]').select_option(lang)
             expect(page.locator("html")).to_have_attribute("lang", lang)
             page.keyboard.press("Escape")
             expect(page.locator('[data-action="new"]')).to_have_attribute("title", title)
             texts = page.evaluate(PLURALS_AND_NUMBERS)
             assert texts[0].startswith(none_left) and texts[3] == number, (lang, texts)
+            click_action(page, "stats")
+            expect(page.locator('#dlg-stats [data-stat="rate"]')).to_have_text(no_wins)
+            page.keyboard.press("Escape")
             click_action(page, "help")
             expect(page.locator("[data-help-body] h3").first).to_have_text(goal)
             screenshot(page, f"help-{lang}")

@@ -2,7 +2,7 @@
 // Dialogs: New game, Settings, Statistics, How to play, Win, and a confirmation.
 // Native <dialog> elements: modal, focus kept inside, Esc closes.
 
-import { data, formatNumber, formatTime, t } from "./i18n.js";
+import { data, formatNumber, formatPercent, formatTime, t } from "./i18n.js";
 import * as stats from "./stats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -200,7 +200,7 @@ function showStats() {
   fillGrid($("[data-stats-table]"), [
     [t("stats.played"), formatNumber(s.played), "played"],
     [t("stats.won"), formatNumber(s.won), "won"],
-    [t("stats.rate"), `${Math.round(stats.winRate(s) * 100)}%`, "rate"],
+    [t("stats.rate"), formatPercent(stats.winRate(s)), "rate"],
     [t("stats.streak"), formatNumber(s.streak), "streak"],
     [t("stats.bestStreak"), formatNumber(s.bestStreak), "best-streak"],
     [t("stats.bestScore"), s.bestScore === null ? dash : formatNumber(s.bestScore), "best-score"],

@@ -116,3 +116,11 @@ export function formatNumber(n) {
 export function formatDecimal(n, digits) {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
 }
+
+/**
+ * A share such as a win rate, as a whole percentage in the language's own way ("40%", "40 %").
+ * @param {number} fraction from 0 to 1
+ */
+export function formatPercent(fraction) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(fraction);
+}
