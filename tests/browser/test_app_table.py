@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -167,7 +168,7 @@ PLURALS_AND_NUMBERS = """async () => {
   const i18n = await import('/i18n.js');
   return [i18n.t('stock.label', {n: 0}), i18n.t('stock.label', {n: 1}),
           i18n.t('stock.label', {n: 2}), i18n.formatNumber(1234567), i18n.formatDecimal(2.5, 1),
-          i18n.formatPercent(0.4)];
+          i18n.formatPercent(0.4), i18n.formatLongDate(new Date(2026, 11, 4))];
 }"""
 
 
@@ -192,6 +193,7 @@ def test_the_new_languages(
             "1.234.567",
             "2,5",
             "40%",
+            "Sexta-feira, 4 de dezembro de 2026",
         ]
         click_action(page, "settings")
         picker = page.locator('[data-setting="lang"] option')
@@ -199,6 +201,16 @@ def test_the_new_languages(
         assert [(value, name) for value, _, name in found][1:] == PICKER[1:]
         assert [lang for _, lang, _ in found] == [code for code, _ in PICKER]
         expect(picker.first).to_have_text("Automático")
+        page.keyboard.press("Escape")
+        # The day of the daily deals in Portuguese: a capital for the first letter only.
+        click_action(page, "daily")
+        date = page.locator("[data-daily-date]")
+        expect(date).to_have_text(
+            re.compile(r"^[A-ZÁ][a-zá]+(-feira)?, \d{1,2} de [a-zç]+ de \d{4}$")
+        )
+        assert date.evaluate("(el) => el.innerText === el.textContent")  # no text-transform
+        page.keyboard.press("Escape")
+        click_action(page, "settings")
 
         # Each language from the picker: the page, its plurals and its numbers follow.
         expected = {
@@ -208,17 +220,33 @@ def test_the_new_languages(
                 "Talon\u00a0: 0 donne",
                 "1\u202f234\u202f567",
                 "0\u202f%",
+                "Vendredi 4 décembre 2026",
             ),
-            "de": ("Neues Spiel (N)", "Das Ziel", "Talon: noch 0 Reihen", "1.234.567", "0\u00a0%"),
-            "nl": ("Nieuw spel (N)", "Het doel", "Stapel: nog 0 rijen", "1.234.567", "0%"),
+            "de": (
+                "Neues Spiel (N)",
+                "Das Ziel",
+                "Talon: noch 0 Reihen",
+                "1.234.567",
+                "0\u00a0%",
+                "Freitag, 4. Dezember 2026",
+            ),
+            "nl": (
+                "Nieuw spel (N)",
+                "Het doel",
+                "Stapel: nog 0 rijen",
+                "1.234.567",
+                "0%",
+                "Vrijdag 4 december 2026",
+            ),
         }
-        for lang, (title, goal, none_left, number, no_wins) in expected.items():
+        for lang, (title, goal, none_left, number, no_wins, day) in expected.items():
             page.locator('[data-setting="lang"]').select_option(lang)
             expect(page.locator("html")).to_have_attribute("lang", lang)
             page.keyboard.press("Escape")
             expect(page.locator('[data-action="new"]')).to_have_attribute("title", title)
             texts = page.evaluate(PLURALS_AND_NUMBERS)
             assert texts[0].startswith(none_left) and texts[3] == number, (lang, texts)
+            assert texts[6] == day, (lang, texts)
             click_action(page, "stats")
             expect(page.locator('#dlg-stats [data-stat="rate"]')).to_have_text(no_wins)
             page.keyboard.press("Escape")

@@ -10,7 +10,7 @@
 // daily deal begun before midnight still counts for its own day.
 
 import { variantName } from "./dialogs.js";
-import { formatNumber, t, current as currentLanguage } from "./i18n.js";
+import { formatLongDate, formatNumber, t } from "./i18n.js";
 import * as stats from "./stats.js";
 import * as storage from "./storage.js";
 
@@ -191,12 +191,7 @@ export async function open(ask, hooks) {
   if (newDialog?.open) newDialog.close("daily");
   const today = localDate();
   const [y, m, d] = today.split("-").map(Number);
-  /** @type {HTMLElement} */ (dlg.querySelector("[data-daily-date]")).textContent = new Date(y, m - 1, d).toLocaleDateString(currentLanguage(), {
-    weekday: "long",
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-  });
+  /** @type {HTMLElement} */ (dlg.querySelector("[data-daily-date]")).textContent = formatLongDate(new Date(y, m - 1, d));
   dlg.dataset.date = today;
   list.replaceChildren(el("li", t("daily.loading"), "daily-row"));
   if (!dlg.open) dlg.showModal();

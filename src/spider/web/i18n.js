@@ -124,3 +124,14 @@ export function formatDecimal(n, digits) {
 export function formatPercent(fraction) {
   return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(fraction);
 }
+
+/**
+ * A day in full, as a heading in the language's own way: "Friday, December 4, 2026",
+ * "Vendredi 4 décembre 2026", "Freitag, 4. Dezember 2026". Only the first letter is raised, since
+ * most of these languages write weekdays and months in lower case.
+ * @param {Date} date
+ */
+export function formatLongDate(date) {
+  const text = date.toLocaleDateString(lang, { weekday: "long", year: "numeric", month: "long", day: "numeric" });
+  return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
+}
