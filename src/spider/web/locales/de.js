@@ -164,6 +164,7 @@ export default {
   "error.bad-request": "Die Spiel-Engine hat diese Anfrage nicht verstanden.",
   "error.no-game": "Starte zuerst ein Spiel.",
   "error.engine-failure": "In der Spiel-Engine ist ein interner Fehler aufgetreten.",
+  "link.refused": "Das Spiel dieses Links konnte nicht geöffnet werden. {reason}",
   "error.unknown": "Das geht gerade nicht.",
   "error.not-ready": "Die Spiel-Engine startet noch: Versuch es gleich noch einmal.",
 

@@ -164,6 +164,7 @@ export default {
   "error.bad-request": "Le moteur de jeu n'a pas compris cette demande.",
   "error.no-game": "Commencez d'abord une partie.",
   "error.engine-failure": "Le moteur de jeu a rencontré une erreur interne.",
+  "link.refused": "La partie de ce lien n'a pas pu être ouverte. {reason}",
   "error.unknown": "Ce n'est pas possible pour le moment.",
   "error.not-ready": "Le moteur de jeu démarre encore : réessayez dans un instant.",
 

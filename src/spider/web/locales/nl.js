@@ -164,6 +164,7 @@ export default {
   "error.bad-request": "De spelengine begreep dat verzoek niet.",
   "error.no-game": "Begin eerst een spel.",
   "error.engine-failure": "De spelengine had een interne fout.",
+  "link.refused": "Het spel van deze link kon niet worden geopend. {reason}",
   "error.unknown": "Dat kan nu niet.",
   "error.not-ready": "De spelengine start nog: probeer het zo opnieuw.",
 

@@ -164,6 +164,7 @@ export default {
   "error.bad-request": "O motor do jogo não entendeu esse pedido.",
   "error.no-game": "Comece um jogo primeiro.",
   "error.engine-failure": "O motor do jogo teve um erro interno.",
+  "link.refused": "Não foi possível abrir o jogo deste link. {reason}",
   "error.unknown": "Isso não é possível agora.",
   "error.not-ready": "O motor do jogo ainda está iniciando: tente de novo daqui a pouco.",
 
