@@ -415,7 +415,9 @@ class Player:
             self.double_click = not self.double_click
             self.set_setting("doubleClick", self.double_click)
         else:
-            self.set_setting("lang", self.rng.choice(["", "en", "ca", "es", "it"]))
+            self.set_setting(
+                "lang", self.rng.choice(["", "en", "ca", "de", "es", "fr", "it", "nl", "pt"])
+            )
         self.log[-1] += f" {key}"
         return Expect()
 
