@@ -136,9 +136,11 @@ def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None
     win.locator('button[value="close"]').click()
     click_action(page, "stats")
     stats = page.locator("#dlg-stats")
-    expect(page.locator("[data-stats-variant]")).to_have_value("spider/1/classic/standard")
-    # The menu lists the engine's games (state.variants) under both scorings.
-    expect(page.locator("[data-stats-variant] option")).to_have_count(16)
+    expect(stats).to_have_attribute("data-stats-key", "all")
+    # The menu: all games, then each of the engine's games (state.variants) by suit count.
+    expect(page.locator("[data-stats-game] option")).to_have_count(7)
+    page.locator("[data-stats-game]").select_option("spider/1")
+    expect(stats).to_have_attribute("data-stats-key", "spider/1/classic/standard")
     expect(stats.locator('[data-stat="played"]')).to_have_text("0")
     expect(stats.locator('[data-stat="won"]')).to_have_text("0")
     page.keyboard.press("Escape")
@@ -167,7 +169,8 @@ def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None
 
     click_action(page, "stats")
     expect(stats).to_be_visible()
-    expect(page.locator("[data-stats-variant]")).to_have_value("spider/1/classic/standard")
+    page.locator("[data-stats-game]").select_option("spider/1")
+    expect(stats).to_have_attribute("data-stats-key", "spider/1/classic/standard")
     expect(stats.locator('[data-stat="played"]')).to_have_text("1")
     expect(stats.locator('[data-stat="won"]')).to_have_text("1")
     expect(stats.locator('[data-stat="rate"]')).to_have_text("100%")

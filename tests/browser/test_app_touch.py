@@ -296,7 +296,8 @@ def test_looks_sound_left_hand_and_win_on_desktop(page: Page, screenshot: Any) -
     assert page.evaluate(CUT_OPTIONS) == []
     page.keyboard.press("Escape")
 
-    # The win: its sound, and a celebration that falls behind "You won!".
+    # The win: its sound, and a celebration that falls behind the dialog's body (see
+    # test_app_stats.py for what the player sees of it).
     card(page, 1).dblclick()
     win = page.locator("#dlg-win")
     expect(win).to_be_visible(timeout=10_000)
@@ -304,11 +305,11 @@ def test_looks_sound_left_hand_and_win_on_desktop(page: Page, screenshot: Any) -
     layers = win.evaluate(
         """(dlg) => {
           const z = (el) => Number(getComputedStyle(el).zIndex) || 0;
-          const h2 = dlg.querySelector('h2');
-          return {confetti: z(dlg.querySelector('.confetti')), title: z(h2),
-                  bg: getComputedStyle(h2).backgroundColor};
+          const body = dlg.querySelector('.dlg-body');
+          return {confetti: z(dlg.querySelector('.confetti')), body: z(body),
+                  bg: getComputedStyle(body).backgroundColor};
         }"""
     )
-    assert layers["confetti"] < layers["title"]
+    assert layers["confetti"] < layers["body"]
     assert layers["bg"] not in ("rgba(0, 0, 0, 0)", "transparent")
     screenshot(page, "win")

@@ -1,8 +1,9 @@
 // @ts-check
-// Dialogs: New game, Settings, Statistics, How to play, Win, and a confirmation.
+// Dialogs: New game, Settings, How to play, Win, and a confirmation (Statistics: statsview.js).
 // Native <dialog> elements: modal, focus kept inside, Esc closes.
 
-import { data, formatNumber, formatPercent, formatTime, t } from "./i18n.js";
+import { data, formatNumber, formatTime, t } from "./i18n.js";
+import { animate } from "./settings.js";
 import * as stats from "./stats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -17,7 +18,7 @@ export function anyOpen() {
  * @param {HTMLDialogElement} dlg
  * @param {HTMLElement | null} [focusEl]
  */
-function open(dlg, focusEl = null) {
+export function open(dlg, focusEl = null) {
   if (!dlg.open) dlg.showModal();
   focusEl?.focus({ preventScroll: true });
   dlg.scrollTop = 0;
@@ -160,12 +161,9 @@ export function openSettings(current, onChange) {
   open(dlgSettings);
 }
 
-// ---- Statistics ----
+// ---- Variant names (the statistics, the daily deals) ----
 
-const dlgStats = $("#dlg-stats");
-const variantSelect = $("[data-stats-variant]");
-
-const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
+export const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
 
 /**
  * The name of a statistics variant; `compact` shows the suits as their symbols (the menu of the
@@ -182,7 +180,12 @@ export function variantName(key, compact = false) {
   return parts.join(" · ");
 }
 
-function fillGrid(dl, rows) {
+/**
+ * Fills a grid of figures: [label, value, data-stat] rows.
+ * @param {HTMLElement} dl
+ * @param {[string, string, string?][]} rows
+ */
+export function fillGrid(dl, rows) {
   dl.replaceChildren();
   for (const [label, value, attr] of rows) {
     const dt = document.createElement("dt");
@@ -192,59 +195,6 @@ function fillGrid(dl, rows) {
     if (attr) dd.dataset.stat = attr;
     dl.append(dt, dd);
   }
-}
-
-function showStats() {
-  const s = stats.get(variantSelect.value);
-  const dash = "—";
-  fillGrid($("[data-stats-table]"), [
-    [t("stats.played"), formatNumber(s.played), "played"],
-    [t("stats.won"), formatNumber(s.won), "won"],
-    [t("stats.rate"), formatPercent(stats.winRate(s)), "rate"],
-    [t("stats.streak"), formatNumber(s.streak), "streak"],
-    [t("stats.bestStreak"), formatNumber(s.bestStreak), "best-streak"],
-    [t("stats.bestScore"), s.bestScore === null ? dash : formatNumber(s.bestScore), "best-score"],
-    [t("stats.bestTime"), s.bestTime === null ? dash : formatTime(s.bestTime), "best-time"],
-    [t("stats.fewestMoves"), s.fewestMoves === null ? dash : formatNumber(s.fewestMoves), "fewest-moves"],
-  ]);
-}
-
-variantSelect.addEventListener("change", showStats);
-$("[data-action='reset-stats']").addEventListener("click", async () => {
-  const key = variantSelect.value;
-  const ok = await confirm({
-    title: t("stats.reset.title"),
-    text: t("stats.reset.text", { variant: variantName(key) }),
-    ok: t("stats.reset"),
-  });
-  if (ok) stats.reset(key);
-  open(dlgStats);
-  showStats();
-});
-
-/** @type {{game: string, suits: number, rule: string}[] | undefined} */
-let statsVariants;
-
-/**
- * Opens the statistics at `currentKey`, with a menu of the engine's variants.
- * @param {string} currentKey
- * @param {{game: string, suits: number, rule: string}[] | undefined} variants
- */
-export function openStats(currentKey, variants = statsVariants) {
-  statsVariants = variants;
-  variantSelect.replaceChildren();
-  const keys = stats.allVariants(variants);
-  if (!keys.includes(currentKey)) keys.unshift(currentKey);
-  for (const key of keys) {
-    const opt = document.createElement("option");
-    opt.value = key;
-    opt.textContent = variantName(key, true);
-    opt.title = variantName(key);
-    variantSelect.appendChild(opt);
-  }
-  variantSelect.value = currentKey;
-  showStats();
-  open(dlgStats);
 }
 
 // ---- How to play ----
@@ -318,12 +268,12 @@ export function openWin({ score, moves, time, records, best, assisted = false })
     [t("status.score"), formatNumber(score), "score"],
     [t("status.moves"), formatNumber(moves), "moves"],
     [t("status.time"), formatTime(time), "time"],
-    ...(best === null || best === undefined ? [] : [[t("stats.bestScore"), formatNumber(best), "best-score"]]),
+    ...(best === null || best === undefined ? [] : [/** @type {[string, string, string]} */ ([t("stats.bestScore"), formatNumber(best), "best-score"])]),
   ]);
   dlgWin.returnValue = "";
   dlgWin.classList.remove("celebrate");
   void dlgWin.offsetWidth; // restart the celebration animation
-  dlgWin.classList.add("celebrate");
+  dlgWin.classList.toggle("celebrate", animate());
   open(dlgWin, $("[data-action='win-new']"));
   return whenClosed(dlgWin);
 }
@@ -355,10 +305,6 @@ export function confirm({ title, text, ok }) {
 /** Re-translates whatever dialog is open after a change of language. */
 export function relabel() {
   if (dlgNew.open) syncNewForm();
-  if (dlgStats.open) {
-    const key = variantSelect.value;
-    openStats(key);
-  }
   if (dlgHelp.open) renderHelp(dlgHelp.querySelector("[data-help-tab].on")?.dataset.helpTab ?? "spider");
   $("[data-setting='lang'] option[value='']", dlgSettings).textContent = t("settings.auto");
 }

@@ -23,6 +23,7 @@ import * as recent from "./recent.js";
 import { record } from "./records.js";
 import { Renderer } from "./render.js";
 import * as replay from "./replay.js";
+import * as statsView from "./statsview.js";
 import * as review from "./review.js";
 import { Saver } from "./saving.js";
 import * as settings from "./settings.js";
@@ -550,7 +551,7 @@ const ACTIONS = {
   restart,
   stats: () => {
     const variants = store.state.game?.variants;
-    dialogs.openStats(stats.variantKey(currentOptions(), variants), variants);
+    statsView.openStats(stats.variantKey(currentOptions(), variants), variants);
   },
   settings: () => dialogs.openSettings(settings.get(), (/** @type {any} */ patch) => settings.update(patch)),
   help: () => dialogs.openHelp(store.state.game?.game ?? "spider"),
@@ -615,6 +616,7 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
     i18n.applyToDocument();
     renderer.relabel();
     dialogs.relabel();
+    statsView.relabel();
     solver.relabel();
     replay.relabel();
     review.relabel();

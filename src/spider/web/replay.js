@@ -1,11 +1,12 @@
 // @ts-check
 // Replays: "Share replay" copies a link holding the game's code and every action played
 // (`#replay=…`, made by the engine: op "replay_link"); opening such a link shows that game in the
-// replay view, with play, pause, step back and forward and a slider. The engine decodes the link
+// replay view, with play, pause, step back and forward, a slider and a choice of speed (kept in
+// the settings). The engine decodes the link
 // and gives the view of each step (op "replay"), in a game of its own: the player's game, its
 // saved copy and the statistics are never touched (nothing here calls the app state's `apply`).
 
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { showMessage, toast } from "./messages.js";
 import { Renderer } from "./render.js";
 import * as settings from "./settings.js";
@@ -17,7 +18,7 @@ import * as settings from "./settings.js";
 /** @typedef {{code: string, scoring: string, steps: number, step: number, actions: string[], view: GameState}} ReplayStep */
 
 const PREFIX = "#replay=";
-/** How long each action stays on the table while the replay plays. */
+/** How long each action stays on the table while the replay plays at normal speed (1×). */
 const PLAY_STEP_MS = 700;
 
 const html = document.documentElement;
@@ -26,6 +27,7 @@ const dlg = /** @type {HTMLDialogElement} */ (document.getElementById("dlg-repla
 const $ = (sel) => /** @type {HTMLElement} */ (dlg.querySelector(sel));
 const slider = /** @type {HTMLInputElement} */ ($("[data-replay-slider]"));
 const playBtn = $("[data-replay-play]");
+const speedSelect = /** @type {HTMLSelectElement} */ ($("[data-replay-speed]"));
 
 // The renderer draws the replay's own table: its selectors are answered inside the dialog.
 // Its own attribute names too, so that nothing on the page finds two stocks or two tables.
@@ -133,12 +135,32 @@ function play() {
   if (view.shown >= view.steps) seek(0);
   dlg.dataset.playing = "true";
   playBtn.textContent = t("replay.pause");
+  if (view.timer !== null) clearInterval(view.timer);
   view.timer = window.setInterval(() => {
     if (view.busy) return;
     if (view.wanted >= view.steps) return pause();
     seek(view.wanted + 1);
-  }, PLAY_STEP_MS);
+  }, PLAY_STEP_MS / settings.get().replaySpeed);
 }
+
+/** The speeds to choose from, written the language's way ("0.5×", "0,5×"). */
+function fillSpeeds() {
+  speedSelect.replaceChildren(
+    ...settings.REPLAY_SPEEDS.map((speed) => {
+      const opt = document.createElement("option");
+      opt.value = String(speed);
+      opt.textContent = `${formatNumber(speed)}×`;
+      return opt;
+    }),
+  );
+  speedSelect.value = String(settings.get().replaySpeed);
+}
+
+// A new speed is kept in the settings, and a playing replay goes on at once at that speed.
+speedSelect.addEventListener("change", () => {
+  settings.update({ replaySpeed: Number(speedSelect.value) });
+  if (view.timer !== null) play();
+});
 
 playBtn.addEventListener("click", () => (view.timer === null ? play() : pause()));
 $("[data-replay-back]").addEventListener("click", () => {
@@ -154,7 +176,7 @@ slider.addEventListener("input", () => {
   seek(Number(slider.value));
 });
 dlg.addEventListener("keydown", (e) => {
-  if (e.target === slider) return; // the slider's own keys move it
+  if (e.target === slider || e.target === speedSelect) return; // their own keys change them
   if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
     e.preventDefault();
     pause();
@@ -185,6 +207,7 @@ export async function openLink(ask, link) {
   }
   Object.assign(view, { link, shown: 0, wanted: 0, steps: reply.replay.steps });
   pause();
+  fillSpeeds();
   if (!dlg.open) dlg.showModal();
   show(reply.replay, true);
   html.dataset.replay = "open";
@@ -209,4 +232,5 @@ export function relabel() {
   if (!dlg.open) return;
   renderer.relabel();
   playBtn.textContent = t(view.timer === null ? "replay.play" : "replay.pause");
+  fillSpeeds();
 }

@@ -16,6 +16,8 @@ export const THINK_SECONDS = [2, 5, 15, 30];
 export const TAP_MODES = ["best", "pick", "off"];
 export const CARD_BACKS = ["blue", "red", "green", "graphite"];
 export const FELTS = ["green", "blue", "wine", "slate"];
+/** How fast a replay plays (replay.js): a multiple of its normal pace. */
+export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
 
 /**
  * @typedef {object} Settings
@@ -33,6 +35,7 @@ export const FELTS = ["green", "blue", "wine", "slate"];
  * @property {boolean} fourColor
  * @property {number | null} undoLimit
  * @property {number} thinkSeconds
+ * @property {number} replaySpeed
  * @property {boolean} winnableOnly
  * @property {{game: string, suits: number, rule: string, scoring: string}} options
  */
@@ -54,6 +57,7 @@ export function defaults() {
     fourColor: false,
     undoLimit: 400, // 100, 400 or null (unlimited)
     thinkSeconds: 5, // "Think harder" searches this long (THINK_SECONDS)
+    replaySpeed: 1, // replays play at this multiple of their normal pace (REPLAY_SPEEDS)
     winnableOnly: false, // new games: only deals the solver proves winnable
     options: { game: "spider", suits: 1, rule: "classic", scoring: "standard" },
   };
@@ -91,6 +95,7 @@ function validate(data) {
   if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;
   if (UNDO_LIMITS.includes(data.undoLimit)) out.undoLimit = data.undoLimit;
   if (THINK_SECONDS.includes(data.thinkSeconds)) out.thinkSeconds = data.thinkSeconds;
+  if (REPLAY_SPEEDS.includes(data.replaySpeed)) out.replaySpeed = data.replaySpeed;
   if (data.options && typeof data.options === "object") {
     for (const [k, ok] of Object.entries(OPTION_SHAPES)) {
       if (ok(data.options[k])) /** @type {Record<string, unknown>} */ (out.options)[k] = data.options[k];

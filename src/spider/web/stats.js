@@ -2,16 +2,25 @@
 // Records and statistics, kept per game, suit count, rule and scoring.
 //
 // A deal counts as played from its first action. Winning it adds to the wins and the streak;
-// leaving it unfinished for another deal ends the current streak. Best score, best time and
-// fewest moves come from won games only.
+// leaving it unfinished for another deal (or letting the solver finish it) is a loss and ends
+// the current streak. Best score, best time and fewest moves come from won games only, and so do
+// the averages: each entry sums the time and moves of the wins it has seen (`timedWins` of
+// them; statistics kept before these sums existed have none, and their averages are unknown).
+//
+// Beside the entries: the last RECENT results of every game in the order played (`recent`, for
+// the chart of "All games"; each entry keeps its own last RECENT too), and the streak across
+// every game (`all`; unknown in statistics kept before it existed, until the next result).
 //
 // Several tabs may play at once: every change re-reads the stored statistics and changes only
-// its own entry, so one tab's records never overwrite another's. Each entry stands alone: one
-// that cannot be read is set aside (a copy kept, see storage.js) and the others stay.
+// its own entry, so one tab's records never overwrite another's. Each entry, the list of recent
+// results and the streak across games stand alone: one that cannot be read is set aside (a copy
+// kept, see storage.js) and the others stay.
 
 import * as storage from "./storage.js";
 
 const KEY = "stats";
+/** How many results the chart shows, and the most each list of results keeps. */
+export const RECENT = 30;
 
 /**
  * @typedef {object} Entry
@@ -22,6 +31,19 @@ const KEY = "stats";
  * @property {number | null} bestScore
  * @property {number | null} bestTime
  * @property {number | null} fewestMoves
+ * @property {number} timedWins the wins whose time and moves are in the sums below
+ * @property {number} wonTime the time of those wins, ms
+ * @property {number} wonMoves the moves of those wins
+ * @property {string} recent the last results, oldest first: "W" won, "L" lost
+ */
+
+/** @typedef {{streak: number, bestStreak: number}} Streaks */
+/** @typedef {[string, "W" | "L"]} Result a variant key and how its game ended */
+
+/**
+ * Everything stored: the entries as they were stored (checked; completed by `entry`), the recent
+ * results of every game, and the streaks across games (null: not known yet).
+ * @typedef {{variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null}} Stored
  */
 
 /**
@@ -45,6 +67,7 @@ export function parseVariant(key) {
 
 /** The shape of a statistics key; which games exist is the engine's to say (`state.variants`). */
 const KEY_SHAPE = /^[a-z]+\/\d+\/[a-z]+\/[a-z]+$/;
+const RESULTS_SHAPE = new RegExp(`^[WL]{0,${RECENT}}$`);
 
 /**
  * Every variant the player can choose, in menu order: the engine's list of games
@@ -54,7 +77,7 @@ const KEY_SHAPE = /^[a-z]+\/\d+\/[a-z]+\/[a-z]+$/;
  * @returns {string[]}
  */
 export function allVariants(variants) {
-  if (!variants) return Object.keys(load());
+  if (!variants) return Object.keys(load().variants);
   const out = [];
   for (const scoring of ["standard", "reveal"]) {
     for (const v of variants) out.push(variantKey({ ...v, scoring }));
@@ -64,88 +87,217 @@ export function allVariants(variants) {
 
 /** @returns {Entry} */
 function empty() {
-  return { played: 0, won: 0, streak: 0, bestStreak: 0, bestScore: null, bestTime: null, fewestMoves: null };
+  return {
+    played: 0,
+    won: 0,
+    streak: 0,
+    bestStreak: 0,
+    bestScore: null,
+    bestTime: null,
+    fewestMoves: null,
+    timedWins: 0,
+    wonTime: 0,
+    wonMoves: 0,
+    recent: "",
+  };
+}
+
+/**
+ * A stored entry with every field (those stored before a field existed get its empty value).
+ * @param {Partial<Entry> | undefined} v
+ * @returns {Entry}
+ */
+function entry(v) {
+  return { ...empty(), ...(v ?? {}) };
 }
 
 /** @param {unknown} v */
 const isCount = (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0;
 /** @param {unknown} v */
 const isOptional = (v) => v === null || Number.isFinite(v);
+/** @param {string} s */
+const wins = (s) => s.split("W").length - 1;
+
+/**
+ * A stored entry: the counts, the records, and (when stored) the sums of the wins and the
+ * recent results, each consistent with the counts.
+ * @param {any} v
+ * @returns {v is Partial<Entry>}
+ */
+function validEntry(v) {
+  if (!v || typeof v !== "object") return false;
+  if (!["played", "won", "streak", "bestStreak"].every((k) => isCount(v[k])) || v.won > v.played) return false;
+  if (!["bestScore", "bestTime", "fewestMoves"].every((k) => isOptional(v[k] ?? null))) return false;
+  const { timedWins = 0, wonTime = 0, wonMoves = 0, recent = "" } = v;
+  if (![timedWins, wonTime, wonMoves].every(isCount) || timedWins > v.won) return false;
+  if (timedWins === 0 && (wonTime > 0 || wonMoves > 0)) return false;
+  return typeof recent === "string" && RESULTS_SHAPE.test(recent) && recent.length <= v.played && wins(recent) <= v.won;
+}
 
 /**
  * @param {any} v
- * @returns {v is Entry}
+ * @returns {v is Result[]}
  */
-function validEntry(v) {
+function validRecent(v) {
   return (
-    !!v &&
-    typeof v === "object" &&
-    ["played", "won", "streak", "bestStreak"].every((k) => isCount(v[k])) &&
-    ["bestScore", "bestTime", "fewestMoves"].every((k) => isOptional(v[k] ?? null)) &&
-    v.won <= v.played
+    Array.isArray(v) &&
+    v.length <= RECENT &&
+    v.every((r) => Array.isArray(r) && r.length === 2 && typeof r[0] === "string" && KEY_SHAPE.test(r[0]) && (r[1] === "W" || r[1] === "L"))
   );
 }
 
 /**
- * The stored entries as they are (each checked later on its own).
+ * @param {any} v
+ * @returns {v is Streaks}
+ */
+function validStreaks(v) {
+  return !!v && typeof v === "object" && isCount(v.streak) && isCount(v.bestStreak) && v.streak <= v.bestStreak;
+}
+
+/**
+ * The stored statistics as they are (each part checked later on its own).
  * @param {any} data
- * @returns {Record<string, unknown>}
+ * @returns {Record<string, any>}
  */
 function validate(data) {
   if (!data || typeof data !== "object" || typeof data.variants !== "object" || data.variants === null) {
     throw new Error("stats: bad shape");
   }
-  return data.variants;
+  return data;
 }
 
 /**
- * Bad entries that could not be copied aside: written back as they are, never dropped.
- * @type {Record<string, unknown>}
+ * Parts that are bad but could not be copied aside: written back as they are, never dropped
+ * (`variants`: entries; `recent`, `all`: the lists beside them).
+ * @type {{variants: Record<string, unknown>, recent?: unknown, all?: unknown}}
  */
-let uncopied = {};
+let uncopied = { variants: {} };
 
 /**
- * The stored entries, read afresh. A bad entry is set aside on its own and, once its copy is
+ * Sets aside a bad part of the statistics; false when its copy could not be kept.
+ * @param {string} name
+ * @param {unknown} v
+ */
+const setAside = (name, v) => storage.setAside(`${KEY}/${name}`, JSON.stringify(v ?? null), "corrupt");
+
+/**
+ * The stored statistics, read afresh. A bad part is set aside on its own and, once its copy is
  * safe, removed from the statistics; the others stay as they are.
- * @returns {Record<string, Entry>}
+ * @returns {Stored}
  */
 function load() {
-  const raw = storage.read(KEY, validate, {});
-  /** @type {Record<string, Entry>} */
-  const out = {};
+  const raw = storage.read(KEY, validate, { variants: {} });
+  /** @type {Stored} */
+  const out = { variants: {}, recent: [], all: null };
   let dropped = false;
-  uncopied = {};
-  for (const [key, v] of Object.entries(raw)) {
-    if (KEY_SHAPE.test(key) && validEntry(v)) out[key] = { ...empty(), ...v };
-    else if (storage.setAside(`${KEY}/${key}`, JSON.stringify(v ?? null), "corrupt")) dropped = true;
-    else uncopied[key] = v;
+  uncopied = { variants: {} };
+  for (const [key, v] of Object.entries(raw.variants)) {
+    if (KEY_SHAPE.test(key) && validEntry(v)) out.variants[key] = v;
+    else if (setAside(key, v)) dropped = true;
+    else uncopied.variants[key] = v;
   }
-  if (dropped) storage.write(KEY, { variants: { ...uncopied, ...out } });
+  if (raw.recent !== undefined) {
+    if (validRecent(raw.recent)) out.recent = raw.recent;
+    else if (setAside("recent", raw.recent)) dropped = true;
+    else uncopied.recent = raw.recent;
+  }
+  if (raw.all !== undefined) {
+    if (validStreaks(raw.all)) out.all = raw.all;
+    else if (setAside("all", raw.all)) dropped = true;
+    else uncopied.all = raw.all;
+  }
+  if (dropped) save(out);
   return out;
 }
 
-/**
- * Changes one entry: re-reads the stored statistics (another tab may have changed them), and
- * writes them back with only this entry changed. Bad entries are dropped once they are set aside.
- * @param {string} key
- * @param {(entry: Entry) => Entry | null} change null removes the entry
- */
-function update(key, change) {
-  const variants = load();
-  const next = change(variants[key] ?? empty());
-  if (next === null) delete variants[key];
-  else variants[key] = next;
-  storage.write(KEY, { variants: { ...uncopied, ...variants } });
+/** @param {Stored} s */
+function save({ variants, recent, all }) {
+  /** @type {Record<string, unknown>} */
+  const data = { variants: { ...uncopied.variants, ...variants }, recent };
+  if (all) data.all = all;
+  if ("recent" in uncopied) data.recent = uncopied.recent;
+  if ("all" in uncopied) data.all = uncopied.all;
+  storage.write(KEY, data);
 }
+
+/**
+ * Changes the statistics: re-reads them (another tab may have changed them), and writes them
+ * back with only what `change` changed. Bad parts are dropped once they are set aside.
+ * @param {(stored: Stored) => void} change
+ */
+function update(change) {
+  const stored = load();
+  change(stored);
+  save(stored);
+}
+
+/**
+ * Changes one entry; null removes it.
+ * @param {string} key
+ * @param {(entry: Entry) => Entry | null} change
+ */
+function updateEntry(key, change) {
+  update((s) => {
+    const next = change(entry(s.variants[key]));
+    if (next === null) delete s.variants[key];
+    else s.variants[key] = next;
+  });
+}
+
+/**
+ * An entry that counts as played every game it has a result of: a game that ends after its
+ * statistics were reset still leaves a readable entry.
+ * @param {Entry} e
+ * @returns {Entry}
+ */
+function counted(e) {
+  return { ...e, played: Math.max(e.played, e.won, e.recent.length) };
+}
+
+/**
+ * Adds the end of a game of `key` to the recent results and the streaks across games.
+ * @param {Stored} s
+ * @param {string} key
+ * @param {"W" | "L"} result
+ */
+function addResult(s, key, result) {
+  s.recent = [...s.recent, /** @type {Result} */ ([key, result])].slice(-RECENT);
+  const streak = result === "W" ? (s.all?.streak ?? 0) + 1 : 0;
+  s.all = { streak, bestStreak: Math.max(s.all?.bestStreak ?? 0, streak) };
+}
+
+/**
+ * @param {string} recent
+ * @param {"W" | "L"} result
+ */
+const pushResult = (recent, result) => (recent + result).slice(-RECENT);
 
 /** @param {string} key */
 export function get(key) {
-  return { ...empty(), ...(load()[key] ?? {}) };
+  return entry(load().variants[key]);
+}
+
+/**
+ * The statistics of every game together: the sums of the entries, the streaks across games
+ * (null when not known yet) and the recent results of every game ("W"/"L", oldest first).
+ * @returns {Omit<Entry, "streak" | "bestStreak"> & {streak: number | null, bestStreak: number | null}}
+ */
+export function totals() {
+  const { variants, recent, all } = load();
+  const sum = empty();
+  for (const v of Object.values(variants)) {
+    const e = entry(v);
+    for (const k of /** @type {const} */ (["played", "won", "timedWins", "wonTime", "wonMoves"])) sum[k] += e[k];
+    if (e.bestScore !== null) sum.bestScore = Math.max(sum.bestScore ?? e.bestScore, e.bestScore);
+    if (e.bestTime !== null) sum.bestTime = Math.min(sum.bestTime ?? e.bestTime, e.bestTime);
+    if (e.fewestMoves !== null) sum.fewestMoves = Math.min(sum.fewestMoves ?? e.fewestMoves, e.fewestMoves);
+  }
+  return { ...sum, recent: recent.map((r) => r[1]).join(""), streak: all?.streak ?? null, bestStreak: all?.bestStreak ?? null };
 }
 
 /** @param {string} key */
 export function recordStart(key) {
-  update(key, (s) => ({ ...s, played: s.played + 1 }));
+  updateEntry(key, (s) => ({ ...s, played: s.played + 1 }));
 }
 
 /**
@@ -160,9 +312,10 @@ export function recordWin(key, { score, moves, time }) {
     time: s.bestTime === null || time < s.bestTime,
     moves: s.fewestMoves === null || moves < s.fewestMoves,
   };
-  update(key, (e) => {
+  update((stored) => {
+    const e = entry(stored.variants[key]);
     const streak = e.streak + 1;
-    return {
+    stored.variants[key] = counted({
       ...e,
       won: e.won + 1,
       streak,
@@ -170,28 +323,56 @@ export function recordWin(key, { score, moves, time }) {
       bestScore: e.bestScore === null ? score : Math.max(e.bestScore, score),
       bestTime: e.bestTime === null ? time : Math.min(e.bestTime, time),
       fewestMoves: e.fewestMoves === null ? moves : Math.min(e.fewestMoves, moves),
-    };
+      timedWins: e.timedWins + 1,
+      wonTime: e.wonTime + Math.max(0, Math.floor(time)),
+      wonMoves: e.wonMoves + moves,
+      recent: pushResult(e.recent, "W"),
+    });
+    addResult(stored, key, "W");
   });
   return { ...records, first: s.won === 0 };
 }
 
 /**
- * A played game was left unfinished: the streak ends.
+ * A played game was left unfinished (or the solver finished it): a loss, the streaks end.
  * @param {string} key
  */
 export function recordLoss(key) {
-  if (get(key).streak === 0) return;
-  update(key, (s) => ({ ...s, streak: 0 }));
+  update((stored) => {
+    const e = entry(stored.variants[key]);
+    stored.variants[key] = counted({ ...e, streak: 0, recent: pushResult(e.recent, "L") });
+    addResult(stored, key, "L");
+  });
 }
 
-/** @param {string} key */
+/**
+ * Deletes the statistics of `key`, or of every game when `key` is null.
+ * @param {string | null} key
+ */
 export function reset(key) {
-  update(key, () => null);
+  if (key !== null) {
+    update((s) => {
+      delete s.variants[key];
+      s.recent = s.recent.filter((r) => r[0] !== key);
+    });
+    return;
+  }
+  uncopied = { variants: {} };
+  save({ variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
 }
 
-/** @param {Entry} s */
+/** @param {{played: number, won: number}} s */
 export function winRate(s) {
   return s.played ? s.won / s.played : 0;
+}
+
+/**
+ * The average time (ms) and moves of the won games in the sums, null when there are none.
+ * @param {{timedWins: number, wonTime: number, wonMoves: number}} s
+ */
+export function averages(s) {
+  if (!s.timedWins) return { time: null, moves: null };
+  return { time: s.wonTime / s.timedWins, moves: s.wonMoves / s.timedWins };
 }
 
 // Read once at start-up, so damaged entries are set aside, and told, at once.

@@ -39,6 +39,8 @@ const SHELL = [
   "/solver.js",
   "/review.js",
   "/stats.js",
+  "/statsview.js",
+  "/chart.js",
   "/storage.js",
   "/timer.js",
   "/controls.js",

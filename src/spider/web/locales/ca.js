@@ -116,6 +116,20 @@ export default {
   "stats.bestScore": "Millor puntuació",
   "stats.bestTime": "Millor temps",
   "stats.fewestMoves": "Menys jugades",
+  "stats.all": "Totes les partides",
+  "stats.avgTime": "Temps mitjà per guanyar",
+  "stats.avgMoves": "Jugades mitjanes per guanyar",
+  "stats.unknown": "encara no se sap",
+  "stats.reset.all.text": "S'esborraran totes les estadístiques i els rècords de tots els jocs.",
+  "stats.trend.title": "Partides recents",
+  "stats.trend.none": "Encara no hi ha cap partida acabada: cada partida que guanyeu o deixeu a mitges apareix aquí.",
+  "stats.trend.legend": "Cada barra és una partida, de la més antiga a la més recent: per sobre de la línia, guanyada; per sota, no guanyada.",
+  "stats.trend.one.won": "Heu guanyat l'última partida.",
+  "stats.trend.one.lost": "No heu guanyat l'última partida.",
+  "stats.trend.summary": "Heu guanyat {won} de les últimes {n} partides.",
+  "stats.trend.up": "A l'alça: heu guanyat {newer} de les {half} més recents i {older} de les {half} anteriors.",
+  "stats.trend.down": "A la baixa: heu guanyat {newer} de les {half} més recents i {older} de les {half} anteriors.",
+  "stats.trend.same": "Estable: heu guanyat {newer} de les {half} més recents, tantes com de les {half} anteriors.",
 
   "win.title": "Heu guanyat!",
   "win.record": "Rècord nou!",
@@ -322,6 +336,7 @@ export default {
   "replay.back": "Enrere",
   "replay.forward": "Endavant",
   "replay.slider": "Punt de la partida",
+  "replay.speed": "Velocitat",
 
   "help.title": "Com es juga",
   "help.spider": [

@@ -113,6 +113,20 @@ export default {
   "stats.bestScore": "Best score",
   "stats.bestTime": "Best time",
   "stats.fewestMoves": "Fewest moves",
+  "stats.all": "All games",
+  "stats.avgTime": "Average time to win",
+  "stats.avgMoves": "Average moves to win",
+  "stats.unknown": "not known yet",
+  "stats.reset.all.text": "All statistics and records of every game will be deleted.",
+  "stats.trend.title": "Recent games",
+  "stats.trend.none": "No finished games yet: each game you win or leave unfinished shows here.",
+  "stats.trend.legend": "Each bar is a game, oldest first: above the line won, below it not won.",
+  "stats.trend.one.won": "You won your last game.",
+  "stats.trend.one.lost": "You did not win your last game.",
+  "stats.trend.summary": "You won {won} of your last {n} games.",
+  "stats.trend.up": "Rising: you won {newer} of the latest {half} and {older} of the {half} before.",
+  "stats.trend.down": "Falling: you won {newer} of the latest {half} and {older} of the {half} before.",
+  "stats.trend.same": "Steady: you won {newer} of the latest {half}, as many as of the {half} before.",
 
   "win.title": "You won!",
   "win.record": "New record!",
@@ -316,6 +330,7 @@ export default {
   "replay.back": "Step back",
   "replay.forward": "Step forward",
   "replay.slider": "Position in the game",
+  "replay.speed": "Speed",
 
   "help.title": "How to play",
   "help.spider": [

@@ -116,6 +116,20 @@ export default {
   "stats.bestScore": "Mejor puntuación",
   "stats.bestTime": "Mejor tiempo",
   "stats.fewestMoves": "Menos movimientos",
+  "stats.all": "Todas las partidas",
+  "stats.avgTime": "Tiempo medio para ganar",
+  "stats.avgMoves": "Movimientos medios para ganar",
+  "stats.unknown": "aún no se sabe",
+  "stats.reset.all.text": "Se borrarán todas las estadísticas y récords de todos los juegos.",
+  "stats.trend.title": "Partidas recientes",
+  "stats.trend.none": "Aún no hay partidas terminadas: cada partida que ganes o dejes a medias aparecerá aquí.",
+  "stats.trend.legend": "Cada barra es una partida, de la más antigua a la más reciente: por encima de la línea, ganada; por debajo, no ganada.",
+  "stats.trend.one.won": "Has ganado tu última partida.",
+  "stats.trend.one.lost": "No has ganado tu última partida.",
+  "stats.trend.summary": "Has ganado {won} de tus últimas {n} partidas.",
+  "stats.trend.up": "Al alza: has ganado {newer} de las {half} más recientes y {older} de las {half} anteriores.",
+  "stats.trend.down": "A la baja: has ganado {newer} de las {half} más recientes y {older} de las {half} anteriores.",
+  "stats.trend.same": "Estable: has ganado {newer} de las {half} más recientes, tantas como de las {half} anteriores.",
 
   "win.title": "¡Has ganado!",
   "win.record": "¡Nuevo récord!",
@@ -322,6 +336,7 @@ export default {
   "replay.back": "Atrás",
   "replay.forward": "Adelante",
   "replay.slider": "Punto de la partida",
+  "replay.speed": "Velocidad",
 
   "help.title": "Cómo se juega",
   "help.spider": [

@@ -116,6 +116,20 @@ export default {
   "stats.bestScore": "Miglior punteggio",
   "stats.bestTime": "Tempo migliore",
   "stats.fewestMoves": "Meno mosse",
+  "stats.all": "Tutte le partite",
+  "stats.avgTime": "Tempo medio per vincere",
+  "stats.avgMoves": "Mosse medie per vincere",
+  "stats.unknown": "non ancora noto",
+  "stats.reset.all.text": "Tutte le statistiche e i record di tutti i giochi saranno cancellati.",
+  "stats.trend.title": "Partite recenti",
+  "stats.trend.none": "Ancora nessuna partita finita: ogni partita che vinci o lasci a metà comparirà qui.",
+  "stats.trend.legend": "Ogni barra è una partita, dalla più vecchia alla più recente: sopra la linea vinta, sotto non vinta.",
+  "stats.trend.one.won": "Hai vinto l'ultima partita.",
+  "stats.trend.one.lost": "Non hai vinto l'ultima partita.",
+  "stats.trend.summary": "Hai vinto {won} delle ultime {n} partite.",
+  "stats.trend.up": "In crescita: hai vinto {newer} delle {half} più recenti e {older} delle {half} precedenti.",
+  "stats.trend.down": "In calo: hai vinto {newer} delle {half} più recenti e {older} delle {half} precedenti.",
+  "stats.trend.same": "Stabile: hai vinto {newer} delle {half} più recenti, tante quante delle {half} precedenti.",
 
   "win.title": "Hai vinto!",
   "win.record": "Nuovo record!",
@@ -322,6 +336,7 @@ export default {
   "replay.back": "Indietro",
   "replay.forward": "Avanti",
   "replay.slider": "Punto della partita",
+  "replay.speed": "Velocità",
 
   "help.title": "Come si gioca",
   "help.spider": [
