@@ -137,6 +137,7 @@ def test_won_game_is_recorded(page: Page, profile: str, screenshot: Any) -> None
     click_action(page, "stats")
     stats = page.locator("#dlg-stats")
     expect(stats).to_have_attribute("data-stats-key", "all")
+    expect(stats.locator('[data-stat="streak"]')).to_have_text("0")  # no game yet, no streak
     # The menu: all games, then each of the engine's games (state.variants) by suit count.
     expect(page.locator("[data-stats-game] option")).to_have_count(7)
     page.locator("[data-stats-game]").select_option("spider/1")

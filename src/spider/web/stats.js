@@ -232,19 +232,6 @@ function update(change) {
 }
 
 /**
- * Changes one entry; null removes it.
- * @param {string} key
- * @param {(entry: Entry) => Entry | null} change
- */
-function updateEntry(key, change) {
-  update((s) => {
-    const next = change(entry(s.variants[key]));
-    if (next === null) delete s.variants[key];
-    else s.variants[key] = next;
-  });
-}
-
-/**
  * An entry that counts as played every game it has a result of: a game that ends after its
  * statistics were reset still leaves a readable entry.
  * @param {Entry} e
@@ -292,12 +279,19 @@ export function totals() {
     if (e.bestTime !== null) sum.bestTime = Math.min(sum.bestTime ?? e.bestTime, e.bestTime);
     if (e.fewestMoves !== null) sum.fewestMoves = Math.min(sum.fewestMoves ?? e.fewestMoves, e.fewestMoves);
   }
-  return { ...sum, recent: recent.map((r) => r[1]).join(""), streak: all?.streak ?? null, bestStreak: all?.bestStreak ?? null };
+  // No game yet: the streaks are known (0); games counted before they were kept: not known.
+  const streaks = all ?? (sum.played === 0 ? { streak: 0, bestStreak: 0 } : null);
+  return { ...sum, recent: recent.map((r) => r[1]).join(""), streak: streaks?.streak ?? null, bestStreak: streaks?.bestStreak ?? null };
 }
 
 /** @param {string} key */
 export function recordStart(key) {
-  updateEntry(key, (s) => ({ ...s, played: s.played + 1 }));
+  update((stored) => {
+    // The first game of all: the streaks across games are kept from here on, from 0.
+    if (!stored.all && !Object.keys(stored.variants).length) stored.all = { streak: 0, bestStreak: 0 };
+    const e = entry(stored.variants[key]);
+    stored.variants[key] = { ...e, played: e.played + 1 };
+  });
 }
 
 /**
