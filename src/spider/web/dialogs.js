@@ -163,18 +163,13 @@ export function openSettings(current, onChange) {
 
 // ---- Variant names (the statistics, the daily deals) ----
 
-export const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
-
 /**
- * The name of a statistics variant; `compact` shows the suits as their symbols (the menu of the
- * statistics, which must fit a phone in every language).
+ * The name of a statistics variant: game, suit count, rule (where it has a choice), scoring.
  * @param {string} key
- * @param {boolean} [compact]
  */
-export function variantName(key, compact = false) {
+export function variantName(key) {
   const v = stats.parseVariant(key);
-  const game = t(`game.${v.game}`);
-  const parts = compact ? [`${game} ${SUIT_GLYPHS[v.suits]}`] : [game, t(`suits.${v.suits}`)];
+  const parts = [t(`game.${v.game}`), t(`suits.${v.suits}`)];
   if (v.game === "spider" && v.suits > 1) parts.push(t(`rule.${v.rule}`));
   parts.push(t(`scoring.${v.scoring}`));
   return parts.join(" · ");

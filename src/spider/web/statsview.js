@@ -6,7 +6,7 @@
 // the streaks, the averages of won games, and a chart of the recent results with its words.
 
 import { describeResults, drawResults } from "./chart.js";
-import { SUIT_GLYPHS, confirm, fillGrid, open, variantName } from "./dialogs.js";
+import { confirm, fillGrid, open, variantName } from "./dialogs.js";
 import { formatNumber, formatTime, t } from "./i18n.js";
 import * as stats from "./stats.js";
 
@@ -48,7 +48,7 @@ function groups() {
 /** @param {string} group "game/suits" */
 function groupName(group) {
   const [game, suits] = group.split("/");
-  return `${t(`game.${game}`)} · ${t(`suits.${suits}`)} ${SUIT_GLYPHS[/** @type {1 | 2 | 4} */ (Number(suits))]}`;
+  return `${t(`game.${game}`)} · ${t(`suits.${suits}`)} ${"♠♥♦♣".slice(0, Number(suits))}`;
 }
 
 function fillMenu() {
