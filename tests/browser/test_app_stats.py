@@ -243,7 +243,7 @@ def test_statistics_fit_and_stay_strict_at_360_px(page: Page, screenshot: Any) -
     page.keyboard.press("Escape")
 
     # Every language: the dialog's texts, its menu and its chart fit the phone.
-    for lang in ("es", "ca", "it", "en"):
+    for lang in ("es", "ca", "it", "fr", "de", "pt", "nl", "en"):
         set_setting(page, "lang", lang)
         click_action(page, "stats")
         expect(dialog).to_be_visible()

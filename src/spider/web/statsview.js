@@ -7,7 +7,7 @@
 
 import { describeResults, drawResults } from "./chart.js";
 import { confirm, fillGrid, open, variantName } from "./dialogs.js";
-import { formatNumber, formatTime, t } from "./i18n.js";
+import { formatNumber, formatPercent, formatTime, t } from "./i18n.js";
 import * as stats from "./stats.js";
 
 /** @typedef {{game: string, suits: number, rule: string}} Variant */
@@ -115,7 +115,7 @@ function render() {
   const rows = [
     [t("stats.played"), formatNumber(s.played), "played"],
     [t("stats.won"), formatNumber(s.won), "won"],
-    [t("stats.rate"), `${Math.round(stats.winRate(s) * 100)}%`, "rate"],
+    [t("stats.rate"), formatPercent(stats.winRate(s)), "rate"],
     [t("stats.streak"), orDash(s.streak, formatNumber), "streak"],
     [t("stats.bestStreak"), orDash(s.bestStreak, formatNumber), "best-streak"],
   ];

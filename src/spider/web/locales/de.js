@@ -113,6 +113,20 @@ export default {
   "stats.bestScore": "Höchste Punktzahl",
   "stats.bestTime": "Beste Zeit",
   "stats.fewestMoves": "Wenigste Züge",
+  "stats.all": "Alle Spiele",
+  "stats.avgTime": "Mittlere Zeit bis zum Sieg",
+  "stats.avgMoves": "Mittlere Züge bis zum Sieg",
+  "stats.unknown": "noch nicht bekannt",
+  "stats.reset.all.text": "Alle Statistiken und Rekorde aller Spiele werden gelöscht.",
+  "stats.trend.title": "Letzte Spiele",
+  "stats.trend.none": "Noch kein Spiel beendet: Jedes Spiel, das du gewinnst oder unvollendet lässt, erscheint hier.",
+  "stats.trend.legend": "Jeder Balken ist ein Spiel, das älteste zuerst: über der Linie gewonnen, darunter nicht gewonnen.",
+  "stats.trend.one.won": "Du hast dein letztes Spiel gewonnen.",
+  "stats.trend.one.lost": "Du hast dein letztes Spiel nicht gewonnen.",
+  "stats.trend.summary": "Du hast {won} deiner letzten {n} Spiele gewonnen.",
+  "stats.trend.up": "Aufwärts: Du hast {newer} der letzten {half} gewonnen und {older} der {half} davor.",
+  "stats.trend.down": "Abwärts: Du hast {newer} der letzten {half} gewonnen und {older} der {half} davor.",
+  "stats.trend.same": "Gleichbleibend: Du hast {newer} der letzten {half} gewonnen, so viele wie von den {half} davor.",
 
   "win.title": "Gewonnen!",
   "win.record": "Neuer Rekord!",
@@ -316,6 +330,7 @@ export default {
   "replay.back": "Schritt zurück",
   "replay.forward": "Schritt vor",
   "replay.slider": "Stelle im Spiel",
+  "replay.speed": "Tempo",
 
   "help.title": "Anleitung",
   "help.spider": [

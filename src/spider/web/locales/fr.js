@@ -113,6 +113,20 @@ export default {
   "stats.bestScore": "Meilleur score",
   "stats.bestTime": "Meilleur temps",
   "stats.fewestMoves": "Moins de coups",
+  "stats.all": "Toutes les parties",
+  "stats.avgTime": "Temps moyen pour gagner",
+  "stats.avgMoves": "Coups moyens pour gagner",
+  "stats.unknown": "pas encore connu",
+  "stats.reset.all.text": "Toutes les statistiques et tous les records de tous les jeux seront effacés.",
+  "stats.trend.title": "Parties récentes",
+  "stats.trend.none": "Aucune partie terminée pour l'instant : chaque partie gagnée ou laissée en cours apparaît ici.",
+  "stats.trend.legend": "Chaque barre est une partie, de la plus ancienne à la plus récente : au-dessus de la ligne gagnée, en dessous non gagnée.",
+  "stats.trend.one.won": "Vous avez gagné votre dernière partie.",
+  "stats.trend.one.lost": "Vous n'avez pas gagné votre dernière partie.",
+  "stats.trend.summary": "Vous avez gagné {won} de vos {n} dernières parties.",
+  "stats.trend.up": "En hausse : vous avez gagné {newer} des {half} plus récentes et {older} des {half} d'avant.",
+  "stats.trend.down": "En baisse : vous avez gagné {newer} des {half} plus récentes et {older} des {half} d'avant.",
+  "stats.trend.same": "Stable : vous avez gagné {newer} des {half} plus récentes, autant que des {half} d'avant.",
 
   "win.title": "Gagné !",
   "win.record": "Nouveau record !",
@@ -316,6 +330,7 @@ export default {
   "replay.back": "Coup précédent",
   "replay.forward": "Coup suivant",
   "replay.slider": "Position dans la partie",
+  "replay.speed": "Vitesse",
 
   "help.title": "Comment jouer",
   "help.spider": [

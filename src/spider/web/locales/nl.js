@@ -113,6 +113,20 @@ export default {
   "stats.bestScore": "Beste score",
   "stats.bestTime": "Beste tijd",
   "stats.fewestMoves": "Minste zetten",
+  "stats.all": "Alle spellen",
+  "stats.avgTime": "Gemiddelde tijd tot winst",
+  "stats.avgMoves": "Gemiddelde zetten tot winst",
+  "stats.unknown": "nog niet bekend",
+  "stats.reset.all.text": "Alle statistieken en records van alle spellen worden gewist.",
+  "stats.trend.title": "Recente spellen",
+  "stats.trend.none": "Nog geen spel afgemaakt: elk spel dat je wint of onafgemaakt laat, staat hier.",
+  "stats.trend.legend": "Elke balk is een spel, het oudste eerst: boven de lijn gewonnen, eronder niet gewonnen.",
+  "stats.trend.one.won": "Je hebt je laatste spel gewonnen.",
+  "stats.trend.one.lost": "Je hebt je laatste spel niet gewonnen.",
+  "stats.trend.summary": "Je hebt {won} van je laatste {n} spellen gewonnen.",
+  "stats.trend.up": "Stijgend: je hebt {newer} van de laatste {half} gewonnen en {older} van de {half} ervoor.",
+  "stats.trend.down": "Dalend: je hebt {newer} van de laatste {half} gewonnen en {older} van de {half} ervoor.",
+  "stats.trend.same": "Gelijk: je hebt {newer} van de laatste {half} gewonnen, evenveel als van de {half} ervoor.",
 
   "win.title": "Gewonnen!",
   "win.record": "Nieuw record!",
@@ -316,6 +330,7 @@ export default {
   "replay.back": "Stap terug",
   "replay.forward": "Stap vooruit",
   "replay.slider": "Plek in het spel",
+  "replay.speed": "Snelheid",
 
   "help.title": "Zo speel je",
   "help.spider": [

@@ -113,6 +113,20 @@ export default {
   "stats.bestScore": "Melhor pontuação",
   "stats.bestTime": "Melhor tempo",
   "stats.fewestMoves": "Menos jogadas",
+  "stats.all": "Todos os jogos",
+  "stats.avgTime": "Tempo médio para vencer",
+  "stats.avgMoves": "Jogadas médias para vencer",
+  "stats.unknown": "ainda não se sabe",
+  "stats.reset.all.text": "Todas as estatísticas e recordes de todos os jogos serão apagados.",
+  "stats.trend.title": "Jogos recentes",
+  "stats.trend.none": "Nenhum jogo terminado ainda: cada jogo que você vencer ou deixar pela metade aparece aqui.",
+  "stats.trend.legend": "Cada barra é um jogo, do mais antigo ao mais recente: acima da linha vencido, abaixo não vencido.",
+  "stats.trend.one.won": "Você venceu seu último jogo.",
+  "stats.trend.one.lost": "Você não venceu seu último jogo.",
+  "stats.trend.summary": "Você venceu {won} dos seus últimos {n} jogos.",
+  "stats.trend.up": "Em alta: você venceu {newer} dos {half} mais recentes e {older} dos {half} anteriores.",
+  "stats.trend.down": "Em baixa: você venceu {newer} dos {half} mais recentes e {older} dos {half} anteriores.",
+  "stats.trend.same": "Estável: você venceu {newer} dos {half} mais recentes, tantos quanto dos {half} anteriores.",
 
   "win.title": "Você venceu!",
   "win.record": "Novo recorde!",
@@ -316,6 +330,7 @@ export default {
   "replay.back": "Voltar um passo",
   "replay.forward": "Avançar um passo",
   "replay.slider": "Posição no jogo",
+  "replay.speed": "Velocidade",
 
   "help.title": "Como jogar",
   "help.spider": [
