@@ -96,3 +96,8 @@ def ancestors(tree: dict[str, AXNode], node: AXNode) -> list[AXNode]:
             out.append(up)
         parent = up.parent
     return out
+
+
+def focused(tree: dict[str, AXNode]) -> AXNode | None:
+    """The element that has the keyboard focus (the document itself counts as focused too)."""
+    return next((x for x in tree.values() if x.focused and x.role != "RootWebArea"), None)

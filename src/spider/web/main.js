@@ -190,9 +190,12 @@ function announcements(change) {
     if (req.op === "deal") shake(renderer.stockEl, settings.animate());
     return;
   }
-  if (change.won || ctx.boot) return;
-  const said = describe(reply.events, state.game, gameName);
-  if (said) announce(said);
+  if (ctx.boot) return;
+  const said = describe(reply.events, state.game, gameName, change.prev.game);
+  // The last move and the win are said together: the dialog that opens follows the table.
+  const won = change.won ? i18n.t(state.meta.assisted ? "win.assisted.title" : "win.title") : "";
+  const text = [said, won].filter(Boolean).join(" ");
+  if (text) announce(text);
 }
 
 function reportStorageProblems() {
@@ -627,6 +630,7 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
     timer.set(timer.elapsed);
   }
   settings.applyLook(s);
+  if (changed.includes("largeCards")) renderer.layout();
   sound.setEnabled(s.sound);
   if (changed.includes("undoLimit") && store.state.game) send({ op: "set", undo_limit: s.undoLimit }, { quiet: true });
   if (changed.includes("noMoves")) noMoves.check();

@@ -99,19 +99,32 @@ export function announce(text) {
 }
 
 /**
+ * The first of the cards a move took: the event names them, unless they completed a run and left
+ * the table with it; then the state before the move shows them.
+ * @param {GameEvent} ev
+ * @param {GameState | null} before
+ */
+function movedCard(ev, before) {
+  if (ev.cards?.length) return ev.cards[0];
+  const src = before?.columns[ev.src ?? -1];
+  return src ? (src.up[src.up.length - (ev.count ?? 1)] ?? null) : null;
+}
+
+/**
  * What one event says, or "".
  * @param {GameEvent} ev
  * @param {GameState} game
  * @param {(game: GameState) => string} gameName
+ * @param {GameState | null} before
  */
-function describeOne(ev, game, gameName) {
+function describeOne(ev, game, gameName, before) {
   switch (ev.type) {
     case "move": {
-      const cards = ev.cards ?? [];
-      if (!cards.length) return ""; // the moved cards completed a run, announced below
+      const card = movedCard(ev, before);
+      if (!card) return "";
       const count = ev.count ?? 1;
       const key = count > 1 ? "announce.moveGroup" : "announce.move";
-      return i18n.t(key, { card: i18n.cardName(cards[0]), n: count - 1, col: (ev.dst ?? 0) + 1 });
+      return i18n.t(key, { card: i18n.cardName(card), n: count - 1, col: (ev.dst ?? 0) + 1 });
     }
     case "flip":
       return i18n.t("announce.flip", { card: i18n.cardName(ev.card ?? ""), col: (ev.column ?? 0) + 1 });
@@ -131,14 +144,15 @@ function describeOne(ev, game, gameName) {
 }
 
 /**
- * What a reply's events say, in order, for the screen reader.
+ * What a reply's events say, in order, for the screen reader (`before`: the state they changed).
  * @param {GameEvent[] | undefined} events
  * @param {GameState} game
  * @param {(game: GameState) => string} gameName
+ * @param {GameState | null} [before]
  */
-export function describe(events, game, gameName) {
+export function describe(events, game, gameName, before = null) {
   return (events ?? [])
-    .map((ev) => describeOne(ev, game, gameName))
+    .map((ev) => describeOne(ev, game, gameName, before))
     .filter(Boolean)
     .join(" ");
 }

@@ -4,8 +4,6 @@
 // left unfinished for another ends the streak.
 
 import * as dialogs from "./dialogs.js";
-import * as i18n from "./i18n.js";
-import { announce } from "./messages.js";
 import * as stats from "./stats.js";
 
 /** @typedef {import("./types.js").Change} Change */
@@ -41,7 +39,6 @@ function celebrate(game, meta, hooks) {
   const records = counted && !assisted ? stats.recordWin(key, { score: game.score, moves: game.moves, time }) : {};
   if (counted && assisted) stats.recordLoss(key);
   const best = counted ? stats.get(key).bestScore : null;
-  announce(i18n.t(assisted ? "win.assisted.title" : "win.title"));
   hooks.settled().then(() => {
     html.dataset.won = "true";
     dialogs

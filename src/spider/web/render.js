@@ -33,6 +33,15 @@ const TAP_PX = 44;
 /** The height of the top row (completed runs, stock) as a share of a card's. */
 const TOP_SHARE = 0.55;
 
+// Large cards (the setting, `html.large-cards`): the corner index as large as the card's width
+// allows, face-down cards stacked tighter, and long columns keep most of the size.
+const LARGE_MAX_FONT = 34;
+/** Long columns squeeze a large corner to no less than this share of it. */
+const LARGE_MIN_SHARE = 0.8;
+const LARGE_FIT_DOWN = 2;
+/** The width of the widest corner ("10" and a suit) in em, when it cannot be measured. */
+const LARGE_CORNER_EMS = 1.75;
+
 function slotsOf(state) {
   return state.columns.map((c) => {
     const slots = [];
@@ -72,6 +81,8 @@ export class Renderer {
     this.onRendered = (/** @type {GameState} */ _state) => {};
     /** @type {Promise<unknown>} when the running animations end */
     this.settled = Promise.resolve();
+    /** @type {number | null} the width of the widest large corner, in em (measured once) */
+    this.cornerEms = null;
     this.resizeObserver = new ResizeObserver(() => this.layout());
     this.resizeObserver.observe(this.table);
   }
@@ -369,7 +380,7 @@ export class Renderer {
     const corner = document.createElement("span");
     corner.className = "corner";
     const r = document.createElement("span");
-    r.className = "rank";
+    r.className = rank === 10 ? "rank ten" : "rank";
     r.textContent = RANK_TEXT[rank];
     const s = document.createElement("span");
     s.className = "suit";
@@ -401,7 +412,8 @@ export class Renderer {
       }
     }
     count.textContent = String(state.deals_left);
-    el.setAttribute("aria-label", t("stock.label", { n: state.deals_left }));
+    const blocked = state.deals_left > 0 && !state.can_deal ? ` ${t("stock.blocked")}` : "";
+    el.setAttribute("aria-label", t("stock.label", { n: state.deals_left }) + blocked);
     el.title = t("stock.title");
   }
 
@@ -456,16 +468,17 @@ export class Renderer {
    * (see #fit).
    */
   #metrics(maxCw = 120) {
+    const large = this.table.ownerDocument.documentElement.classList.contains("large-cards");
     const n = this.cols.length || 10;
     const w = this.table.clientWidth;
     const h = this.table.clientHeight;
-    const gap = Math.max(2, Math.min(14, w * 0.009));
+    const gap = large ? Math.max(2, Math.min(10, w * 0.006)) : Math.max(2, Math.min(14, w * 0.009));
     const byWidth = (w - gap * (n + 1)) / n;
     // Leave room for the top row and about four cards of fan below it.
     const byHeight = h / (1.4 * 3.9);
     const cw = Math.max(20, Math.min(byWidth, byHeight, maxCw));
     const ch = cw * 1.4;
-    const font = Math.max(11, Math.min(22, cw * 0.36));
+    const font = large ? this.#largeFont(cw, ch) : Math.max(11, Math.min(22, cw * 0.36));
     // The top row holds the completed runs and the stock: cards at a little over half size,
     // never under a finger's width (the stock is a button), so long columns get the height.
     const topH = Math.max(TAP_PX, ch * TOP_SHARE);
@@ -480,10 +493,49 @@ export class Renderer {
       topH,
       topScale,
       colsH,
-      down: Math.max(4, ch * 0.11),
+      down: large ? Math.max(3, ch * 0.07) : Math.max(4, ch * 0.11),
       up: Math.max(font * 1.3 + 4, ch * 0.27),
       upMin: readableFan(cw, font),
+      minFont: large ? Math.max(MIN_FONT, font * LARGE_MIN_SHARE) : MIN_FONT,
+      fitDown: large ? LARGE_FIT_DOWN : FIT_DOWN,
     };
+  }
+
+  /** The large corner's font (px): "10" and its suit fill the card's width (app.css `.large-cards`). */
+  #largeFont(cw, ch) {
+    const room = cw - 2 - Math.max(1, cw * 0.03) - 1; // the border, the corner's inset, a pixel
+    return Math.max(MIN_FONT, Math.min(LARGE_MAX_FONT, ch * 0.42, room / this.#cornerEms()));
+  }
+
+  /** The width of the widest corner index (each rank with each suit) in em, measured once. */
+  #cornerEms() {
+    if (this.cornerEms !== null) return this.cornerEms;
+    const probe = document.createElement("div");
+    probe.className = "card face";
+    probe.style.visibility = "hidden";
+    this.fx.appendChild(probe);
+    let widest = 0;
+    for (let rank = 1; rank <= 13; rank++) {
+      for (const suit of Object.values(SUIT_SYMBOLS)) {
+        const corner = document.createElement("span");
+        corner.className = "corner";
+        corner.style.fontSize = "100px";
+        const r = document.createElement("span");
+        r.className = rank === 10 ? "rank ten" : "rank";
+        r.textContent = RANK_TEXT[rank];
+        const sym = document.createElement("span");
+        sym.className = "suit";
+        sym.textContent = suit;
+        corner.append(r, sym);
+        probe.appendChild(corner);
+      }
+    }
+    for (const corner of probe.children) widest = Math.max(widest, corner.getBoundingClientRect().width / 100);
+    probe.remove();
+    // Not laid out (a hidden table): the usual width, measured again next time.
+    if (widest <= 0) return LARGE_CORNER_EMS;
+    this.cornerEms = widest;
+    return widest;
   }
 
   /**
@@ -496,12 +548,12 @@ export class Renderer {
   #fit(columns) {
     const fitted = (m) => {
       // Face-down cards give way first (down to 4px each, `fan`), before face-up ones or cards.
-      const down = Math.min(m.down, FIT_DOWN);
+      const down = Math.min(m.down, m.fitDown);
       const fonts = columns.map((c) => {
         const u = c.up.length;
         if (u < 2) return m.font;
         const upNeeded = (m.colsH - m.ch - c.down * down) / (u - 1);
-        return Math.min(m.font, Math.max(Math.min(m.font, MIN_FONT), fontFitting(m.cw, upNeeded)));
+        return Math.min(m.font, Math.max(Math.min(m.font, m.minFont), fontFitting(m.cw, upNeeded)));
       });
       const height = (c, i) => c.down * down + Math.max(0, c.up.length - 1) * readableFan(m.cw, fonts[i]) + m.ch;
       const fits = columns.every((c, i) => height(c, i) <= m.colsH);

@@ -18,6 +18,8 @@ export const CARD_BACKS = ["blue", "red", "green", "graphite"];
 export const FELTS = ["green", "blue", "wine", "slate"];
 /** How fast a replay plays (replay.js): a multiple of its normal pace. */
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
+/** Animations: as the device's "reduce motion" says, always reduced (none), or always on. */
+export const MOTIONS = ["system", "reduce", "full"];
 
 /**
  * @typedef {object} Settings
@@ -31,8 +33,9 @@ export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
  * @property {boolean} leftHanded
  * @property {boolean} autoPlace
  * @property {boolean} noMoves
- * @property {boolean} animations
+ * @property {"system" | "reduce" | "full"} motion
  * @property {boolean} fourColor
+ * @property {boolean} largeCards
  * @property {number | null} undoLimit
  * @property {number} thinkSeconds
  * @property {number} replaySpeed
@@ -53,8 +56,9 @@ export function defaults() {
     leftHanded: false, // the stock on the left, the completed runs on the right
     autoPlace: false,
     noMoves: true, // say "No more moves" on its own when the game is blocked (H says it anyway)
-    animations: true,
+    motion: "system", // animations unless the device asks for reduced motion
     fourColor: false,
+    largeCards: false, // bigger corner indices, face-down cards stacked tighter (render.js)
     undoLimit: 400, // 100, 400 or null (unlimited)
     thinkSeconds: 5, // "Think harder" searches this long (THINK_SECONDS)
     replaySpeed: 1, // replays play at this multiple of their normal pace (REPLAY_SPEEDS)
@@ -84,12 +88,15 @@ const OPTION_SHAPES = {
 function validate(data) {
   if (!data || typeof data !== "object") throw new Error("settings: not an object");
   const out = defaults();
-  for (const k of ["highlight", "doubleClick", "autoPlace", "noMoves", "animations", "fourColor", "winnableOnly", "sound", "leftHanded"]) {
+  for (const k of ["highlight", "doubleClick", "autoPlace", "noMoves", "fourColor", "largeCards", "winnableOnly", "sound", "leftHanded"]) {
     if (typeof data[k] === "boolean") /** @type {Record<string, unknown>} */ (out)[k] = data[k];
   }
   // Settings saved before "tap" existed said `singleTap: true | false`.
   if (typeof data.singleTap === "boolean" && data.tap === undefined) out.tap = data.singleTap ? "best" : "off";
   if (TAP_MODES.includes(data.tap)) out.tap = data.tap;
+  // Settings saved before "motion" existed said `animations: true | false`.
+  if (data.animations === false && data.motion === undefined) out.motion = "reduce";
+  if (MOTIONS.includes(data.motion)) out.motion = data.motion;
   if (CARD_BACKS.includes(data.back)) out.back = data.back;
   if (FELTS.includes(data.felt)) out.felt = data.felt;
   if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;
@@ -131,19 +138,31 @@ export function subscribe(fn) {
   return () => listeners.delete(fn);
 }
 
-/** Shows the look settings on the page: table colour, card back, left-handed, four colours. */
+/**
+ * Shows the look settings on the page: table colour, card back, left-handed, four colours, large
+ * cards, and whether anything moves (`reduce-motion`: app.css stops its animations; `full-motion`:
+ * the player wants them even though the device asks for reduced motion).
+ */
 export function applyLook(s = current) {
   const root = document.documentElement;
   root.dataset.felt = s.felt;
   root.dataset.back = s.back;
   root.classList.toggle("left-handed", s.leftHanded);
   root.classList.toggle("four-color", s.fourColor);
+  root.classList.toggle("large-cards", s.largeCards);
+  root.classList.toggle("reduce-motion", !animate(s));
+  root.classList.toggle("full-motion", s.motion === "full");
 }
+
+const reduceQuery = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)");
+// The device's setting may change while the page is open.
+reduceQuery?.addEventListener?.("change", () => applyLook());
 
 export function reducedMotion() {
-  return globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+  return reduceQuery?.matches ?? false;
 }
 
-export function animate() {
-  return current.animations && !reducedMotion();
+/** Whether cards and dialogs move: the setting, else the device's "reduce motion". */
+export function animate(s = current) {
+  return s.motion === "full" || (s.motion === "system" && !reducedMotion());
 }

@@ -43,6 +43,7 @@ export default {
     other: "Reserva: queden {n} repartiments. Reparteix una fila (D)",
   },
   "stock.title": "Reparteix una fila (D)",
+  "stock.blocked": "Ara no es pot repartir.",
 
   "new.title": "Partida nova",
   "new.game": "Joc",
@@ -99,6 +100,10 @@ export default {
   "settings.noMoves": "Mostra «No queden jugades» quan la partida està bloquejada (la H us ho continua dient)",
   "settings.animations": "Animacions",
   "settings.fourColor": "Pals de quatre colors (diamants blaus, trèvols verds)",
+  "settings.motion.system": "Com estigui configurat al dispositiu",
+  "settings.motion.reduce": "No (moviment reduït)",
+  "settings.motion.full": "Sí",
+  "settings.largeCards": "Cartes grans: índexs més grans, més fàcils de llegir",
   "settings.undo": "Passos per desfer",
   "settings.think": "Pensa-hi més: temps per jugada",
   "settings.unlimited": "Sense límit",

@@ -40,6 +40,7 @@ export default {
   "completed.aria": "Completed runs: {n} of {total}",
   "stock.label": { one: "Stock: 1 deal left. Deal a row (D)", other: "Stock: {n} deals left. Deal a row (D)" },
   "stock.title": "Deal a row (D)",
+  "stock.blocked": "No deal is possible now.",
 
   "new.title": "New game",
   "new.game": "Game",
@@ -96,6 +97,10 @@ export default {
   "settings.noMoves": "Show “No more moves” when the game is blocked (H still tells you)",
   "settings.animations": "Animations",
   "settings.fourColor": "Four-colour suits (blue diamonds, green clubs)",
+  "settings.motion.system": "As set on this device",
+  "settings.motion.reduce": "Off (reduced motion)",
+  "settings.motion.full": "On",
+  "settings.largeCards": "Large cards: bigger corners, easier to read",
   "settings.undo": "Undo depth",
   "settings.think": "Think harder: time per move",
   "settings.unlimited": "Unlimited",

@@ -43,6 +43,7 @@ export default {
     other: "Mazo: quedan {n} repartos. Repartir una fila (D)",
   },
   "stock.title": "Repartir una fila (D)",
+  "stock.blocked": "Ahora no se puede repartir.",
 
   "new.title": "Nueva partida",
   "new.game": "Juego",
@@ -99,6 +100,10 @@ export default {
   "settings.noMoves": "Mostrar «No quedan jugadas» cuando la partida está bloqueada (la H te lo sigue diciendo)",
   "settings.animations": "Animaciones",
   "settings.fourColor": "Palos de cuatro colores (diamantes azules, tréboles verdes)",
+  "settings.motion.system": "Como esté configurado el dispositivo",
+  "settings.motion.reduce": "No (movimiento reducido)",
+  "settings.motion.full": "Sí",
+  "settings.largeCards": "Cartas grandes: índices más grandes, más fáciles de leer",
   "settings.undo": "Pasos para deshacer",
   "settings.think": "Pensar más: tiempo por jugada",
   "settings.unlimited": "Sin límite",

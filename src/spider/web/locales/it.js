@@ -43,6 +43,7 @@ export default {
     other: "Mazzo: restano {n} distribuzioni. Distribuisci una riga (D)",
   },
   "stock.title": "Distribuisci una riga (D)",
+  "stock.blocked": "Ora non si può distribuire.",
 
   "new.title": "Nuova partita",
   "new.game": "Gioco",
@@ -99,6 +100,10 @@ export default {
   "settings.noMoves": "Mostra «Nessuna mossa possibile» quando la partita è bloccata (H te lo dice comunque)",
   "settings.animations": "Animazioni",
   "settings.fourColor": "Semi a quattro colori (quadri blu, fiori verdi)",
+  "settings.motion.system": "Come impostato sul dispositivo",
+  "settings.motion.reduce": "No (movimento ridotto)",
+  "settings.motion.full": "Sì",
+  "settings.largeCards": "Carte grandi: indici più grandi, più facili da leggere",
   "settings.undo": "Passi da annullare",
   "settings.think": "Pensaci meglio: tempo per mossa",
   "settings.unlimited": "Illimitati",
