@@ -100,7 +100,7 @@ export default {
   "settings.noMoves": "Mostra «No queden jugades» quan la partida està bloquejada (la H us ho continua dient)",
   "settings.animations": "Animacions",
   "settings.fourColor": "Pals de quatre colors (diamants blaus, trèvols verds)",
-  "settings.motion.system": "Com estigui configurat al dispositiu",
+  "settings.motion.system": "Segons l’ajust del dispositiu",
   "settings.motion.reduce": "No (moviment reduït)",
   "settings.motion.full": "Sí",
   "settings.largeCards": "Cartes grans: índexs més grans, més fàcils de llegir",

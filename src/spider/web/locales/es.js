@@ -100,7 +100,7 @@ export default {
   "settings.noMoves": "Mostrar «No quedan jugadas» cuando la partida está bloqueada (la H te lo sigue diciendo)",
   "settings.animations": "Animaciones",
   "settings.fourColor": "Palos de cuatro colores (diamantes azules, tréboles verdes)",
-  "settings.motion.system": "Como esté configurado el dispositivo",
+  "settings.motion.system": "Según el ajuste del dispositivo",
   "settings.motion.reduce": "No (movimiento reducido)",
   "settings.motion.full": "Sí",
   "settings.largeCards": "Cartas grandes: índices más grandes, más fáciles de leer",

@@ -100,7 +100,7 @@ export default {
   "settings.noMoves": "Mostra «Nessuna mossa possibile» quando la partita è bloccata (H te lo dice comunque)",
   "settings.animations": "Animazioni",
   "settings.fourColor": "Semi a quattro colori (quadri blu, fiori verdi)",
-  "settings.motion.system": "Come impostato sul dispositivo",
+  "settings.motion.system": "Come sul dispositivo",
   "settings.motion.reduce": "No (movimento ridotto)",
   "settings.motion.full": "Sì",
   "settings.largeCards": "Carte grandi: indici più grandi, più facili da leggere",
