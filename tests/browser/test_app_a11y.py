@@ -35,6 +35,18 @@ DIALOGS = {
 }
 
 
+# The controls of the open dialog a finger aims at, smaller than 44 x 44 px (a check box's and a
+# radio button's target is its label).
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'dialog[open] :is(button, select, input:not([type=checkbox], [type=radio]), [role=tab],'
+    + ' .seg label > span, label.check)')]
+  .filter((el) => el.checkVisibility())
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([el, r]) => `${el.dataset.action ?? el.dataset.i18n ?? el.outerHTML.slice(0, 60)}:`
+    + ` ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
 def audit(page: Page, where: str) -> None:
     # Colours are measured once what opens (a dialog fading in) has settled.
     page.wait_for_function(
@@ -57,6 +69,8 @@ def test_axe_finds_nothing_on_the_table_and_in_the_dialogs(page: Page, profile: 
         click_action(page, action)
         expect(page.locator(dialog)).to_be_visible()
         audit(page, f"the dialog {action}")
+        if profile == "phone":
+            assert page.evaluate(SMALL_TARGETS) == [], action
         page.keyboard.press("Escape")
         expect(page.locator(dialog)).to_be_hidden()
     set_setting(page, "fourColor", True)
@@ -337,3 +351,4 @@ def test_a_whole_game_by_keyboard_with_a_screen_reader(page: Page) -> None:
     assert_shows(page, game, code=False)
     expect(page.locator("#dlg-win")).to_be_visible()
     sr.named("dialog", "You won!")
+    audit(page, "the win dialog")
