@@ -34,10 +34,9 @@ const TAP_PX = 44;
 const TOP_SHARE = 0.55;
 
 // Large cards (the setting, `html.large-cards`): the corner index as large as the card's width
-// allows, face-down cards stacked tighter, and long columns keep most of the size.
+// allows and face-down cards stacked tighter. A column too long for that gets smaller labels of
+// its own, as it would without the setting, so the cards never shrink more than without it.
 const LARGE_MAX_FONT = 34;
-/** Long columns squeeze a large corner to no less than this share of it. */
-const LARGE_MIN_SHARE = 0.8;
 const LARGE_FIT_DOWN = 2;
 /** The width of the widest corner ("10" and a suit) in em, when it cannot be measured. */
 const LARGE_CORNER_EMS = 1.75;
@@ -496,7 +495,6 @@ export class Renderer {
       down: large ? Math.max(3, ch * 0.07) : Math.max(4, ch * 0.11),
       up: Math.max(font * 1.3 + 4, ch * 0.27),
       upMin: readableFan(cw, font),
-      minFont: large ? Math.max(MIN_FONT, font * LARGE_MIN_SHARE) : MIN_FONT,
       fitDown: large ? LARGE_FIT_DOWN : FIT_DOWN,
     };
   }
@@ -553,7 +551,7 @@ export class Renderer {
         const u = c.up.length;
         if (u < 2) return m.font;
         const upNeeded = (m.colsH - m.ch - c.down * down) / (u - 1);
-        return Math.min(m.font, Math.max(Math.min(m.font, m.minFont), fontFitting(m.cw, upNeeded)));
+        return Math.min(m.font, Math.max(Math.min(m.font, MIN_FONT), fontFitting(m.cw, upNeeded)));
       });
       const height = (c, i) => c.down * down + Math.max(0, c.up.length - 1) * readableFan(m.cw, fonts[i]) + m.ch;
       const fits = columns.every((c, i) => height(c, i) <= m.colsH);
