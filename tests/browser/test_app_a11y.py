@@ -11,6 +11,7 @@ import pytest
 from a11y import AXNode, ancestors, ax_tree, axe_violations, focused
 from playwright.sync_api import Page, expect
 from webapp import (
+    EMPTY_COLUMN_POSITION,
     LONG_COLUMN_POSITION,
     SPIDER_2,
     assert_shows,
@@ -58,8 +59,16 @@ def audit(page: Page, where: str) -> None:
 
 
 def test_axe_finds_nothing_on_the_table_and_in_the_dialogs(page: Page, profile: str) -> None:
-    open_app(page, f"/?code={SPIDER_2}")
+    # An empty column, and a stock that cannot be dealt: its name says so, as D does.
+    open_app(page, position_url(EMPTY_COLUMN_POSITION))
     audit(page, "the table")
+    stock = page.locator("[data-stock]")
+    expect(stock).to_have_attribute(
+        "aria-label", "Stock: 1 deal left. Deal a row (D) No deal is possible now."
+    )
+    expect(page.locator('[data-column="1"]')).to_have_attribute("aria-label", "Column 2. empty")
+    page.keyboard.press("d")
+    expect(page.locator("[data-announce]")).to_have_text("Fill every empty column before dealing.")
     if profile == "phone":
         page.locator('[data-action="menu"]').click()
         expect(page.locator("#more")).to_be_visible()
