@@ -465,6 +465,7 @@ export default {
         "Desfer arriba tan enrere com indica Configuració (400 passos per defecte), repartiments i seqüències inclosos.",
         "La partida, amb tot l'historial, es desa després de cada jugada. Podeu tancar la pàgina i continuar més tard, fins i tot sense connexió.",
         "Cada repartiment té un codi, que es mostra a dalt. Feu-hi clic per copiar un enllaç que obre el mateix repartiment a qualsevol lloc.",
+        "Amb un lector de pantalla cada carta, cada columna i la reserva tenen nom, i es diu cada moviment, carta girada, repartiment i seqüència completada. A Configuració hi ha cartes grans, pals de quatre colors i animacions desactivades.",
       ],
     },
     {

@@ -465,6 +465,7 @@ export default {
         "Deshacer llega tan atrás como indiquen los Ajustes (400 pasos por defecto), repartos y escaleras incluidos.",
         "La partida, con todo su historial, se guarda tras cada jugada. Puedes cerrar la página y seguir más tarde, incluso sin conexión.",
         "Cada reparto tiene un código, que aparece arriba. Haz clic en él para copiar un enlace que abre el mismo reparto en cualquier sitio.",
+        "Con un lector de pantalla cada carta, columna y el mazo tienen nombre, y se dice cada movimiento, carta volteada, reparto y escalera completada. En Ajustes hay cartas grandes, palos de cuatro colores y animaciones desactivadas.",
       ],
     },
     {

@@ -465,6 +465,7 @@ export default {
         "Annulla torna indietro quanto indicato nelle Impostazioni (400 passi di serie), distribuzioni e sequenze comprese.",
         "La partita, con tutta la sua storia, viene salvata dopo ogni mossa. Puoi chiudere la pagina e continuare più tardi, anche senza connessione.",
         "Ogni mano ha un codice, mostrato in alto. Fai clic per copiare un link che apre la stessa mano ovunque.",
+        "Con un lettore di schermo ogni carta, colonna e il mazzo hanno un nome, e ogni mossa, carta scoperta, distribuzione e sequenza completata viene letta. Nelle Impostazioni ci sono carte grandi, semi a quattro colori e animazioni disattivate.",
       ],
     },
     {
