@@ -404,7 +404,7 @@ class Player:
         return Expect()
 
     def change_setting(self) -> Expect:
-        key = self.rng.choice(["tap", "autoPlace", "doubleClick", "lang"])
+        key = self.rng.choice(["tap", "autoPlace", "doubleClick", "lang", "look"])
         if key == "tap":
             self.tap = self.rng.choice(["best", "pick", "off"])
             self.set_setting("tap", self.tap)
@@ -414,10 +414,17 @@ class Player:
         elif key == "doubleClick":
             self.double_click = not self.double_click
             self.set_setting("doubleClick", self.double_click)
-        else:
+        elif key == "lang":
             self.set_setting(
                 "lang", self.rng.choice(["", "en", "ca", "de", "es", "fr", "it", "nl", "pt"])
             )
+        else:
+            # What changes how the table looks (docs/accessibility.md), never what input does.
+            key = self.rng.choice(["largeCards", "fourColor", "motion"])
+            if key == "motion":
+                self.set_setting(key, self.rng.choice(["system", "reduce", "full"]))
+            else:
+                self.set_setting(key, self.rng.random() < 0.5)
         self.log[-1] += f" {key}"
         return Expect()
 
