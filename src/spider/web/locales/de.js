@@ -40,6 +40,7 @@ export default {
   "completed.aria": "Fertige Folgen: {n} von {total}",
   "stock.label": { one: "Talon: noch 1 Reihe. Eine Reihe austeilen (D)", other: "Talon: noch {n} Reihen. Eine Reihe austeilen (D)" },
   "stock.title": "Eine Reihe austeilen (D)",
+  "stock.blocked": "Jetzt kann nicht ausgeteilt werden.",
 
   "new.title": "Neues Spiel",
   "new.game": "Spiel",
@@ -96,6 +97,10 @@ export default {
   "settings.noMoves": "„Keine Züge mehr“ zeigen, wenn das Spiel festsitzt (H sagt es weiterhin)",
   "settings.animations": "Animationen",
   "settings.fourColor": "Vier Farben (Karo blau, Kreuz grün)",
+  "settings.motion.system": "Wie auf dem Gerät eingestellt",
+  "settings.motion.reduce": "Aus (weniger Bewegung)",
+  "settings.motion.full": "An",
+  "settings.largeCards": "Große Karten: größere Eckzeichen, leichter zu lesen",
   "settings.undo": "Rückgängig-Schritte",
   "settings.think": "Länger nachdenken: Zeit pro Zug",
   "settings.unlimited": "Unbegrenzt",
@@ -454,6 +459,7 @@ export default {
         "Rückgängig geht so weit zurück, wie die Rückgängig-Schritte in den Einstellungen erlauben (standardmäßig 400), Austeilen und fertige Folgen eingeschlossen.",
         "Dein Spiel wird mit seinem ganzen Verlauf nach jedem Zug gespeichert. Schließ die Seite und spiel später weiter, auch offline.",
         "Jedes Spiel hat einen Code, der oben steht. Klicke darauf, um einen Link zu kopieren, der überall dasselbe Spiel öffnet.",
+        "Mit einem Screenreader haben jede Karte, jede Spalte und der Talon einen Namen, und jeder Zug, jede aufgedeckte Karte, jedes Austeilen und jede fertige Folge wird angesagt. Die Einstellungen bieten große Karten, vier Farben und Animationen aus.",
       ],
     },
     {

@@ -40,6 +40,7 @@ export default {
   "completed.aria": "Suites terminées : {n} sur {total}",
   "stock.label": { one: "Talon : {n} donne restante. Distribuer une rangée (D)", other: "Talon : {n} donnes restantes. Distribuer une rangée (D)" },
   "stock.title": "Distribuer une rangée (D)",
+  "stock.blocked": "Aucune donne n’est possible pour l’instant.",
 
   "new.title": "Nouvelle partie",
   "new.game": "Jeu",
@@ -96,6 +97,10 @@ export default {
   "settings.noMoves": "Afficher « Plus aucun coup » quand la partie est bloquée (H le dit toujours)",
   "settings.animations": "Animations",
   "settings.fourColor": "Quatre couleurs (carreaux bleus, trèfles verts)",
+  "settings.motion.system": "Selon le réglage de l’appareil",
+  "settings.motion.reduce": "Non (mouvements réduits)",
+  "settings.motion.full": "Oui",
+  "settings.largeCards": "Grandes cartes : index plus grands, plus faciles à lire",
   "settings.undo": "Profondeur d'annulation",
   "settings.think": "Réfléchir plus : temps par coup",
   "settings.unlimited": "Illimitée",
@@ -454,6 +459,7 @@ export default {
         "Annuler remonte aussi loin que le permet la profondeur d'annulation des Paramètres (400 coups par défaut), donnes et suites terminées comprises.",
         "Votre partie, avec tout son historique, est enregistrée après chaque coup. Fermez la page et reprenez plus tard, même hors ligne.",
         "Chaque donne a un code, affiché en haut. Cliquez dessus pour copier un lien qui ouvre la même donne n'importe où.",
+        "Avec un lecteur d’écran, chaque carte, chaque colonne et le talon ont un nom, et chaque coup, carte retournée, donne et suite terminée est annoncé. Les Paramètres proposent de grandes cartes, quatre couleurs et l’arrêt des animations.",
       ],
     },
     {

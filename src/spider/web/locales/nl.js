@@ -40,6 +40,7 @@ export default {
   "completed.aria": "Voltooide reeksen: {n} van {total}",
   "stock.label": { one: "Stapel: nog 1 rij. Een rij delen (D)", other: "Stapel: nog {n} rijen. Een rij delen (D)" },
   "stock.title": "Een rij delen (D)",
+  "stock.blocked": "Er kan nu niet gedeeld worden.",
 
   "new.title": "Nieuw spel",
   "new.game": "Spel",
@@ -96,6 +97,10 @@ export default {
   "settings.noMoves": "“Geen zetten meer” tonen als het spel vastzit (H zegt het nog steeds)",
   "settings.animations": "Animaties",
   "settings.fourColor": "Vier kleuren (ruiten blauw, klaveren groen)",
+  "settings.motion.system": "Zoals ingesteld op het apparaat",
+  "settings.motion.reduce": "Uit (minder beweging)",
+  "settings.motion.full": "Aan",
+  "settings.largeCards": "Grote kaarten: grotere hoektekens, makkelijker te lezen",
   "settings.undo": "Stappen terug",
   "settings.think": "Langer nadenken: tijd per zet",
   "settings.unlimited": "Onbeperkt",
@@ -454,6 +459,7 @@ export default {
         "Ongedaan maken gaat zo ver terug als de stappen terug in Instellingen toelaten (standaard 400), deelbeurten en voltooide reeksen inbegrepen.",
         "Je spel wordt met de hele geschiedenis na elke zet opgeslagen. Sluit de pagina en speel later verder, ook offline.",
         "Elk spel heeft een code, die bovenaan staat. Klik erop om een link te kopiëren die hetzelfde spel overal opent.",
+        "Met een schermlezer heeft elke kaart, elke kolom en de stapel een naam, en elke zet, omgedraaide kaart, deling en voltooide reeks wordt voorgelezen. In Instellingen kun je kiezen voor grote kaarten, vier kleuren en geen animaties.",
       ],
     },
     {

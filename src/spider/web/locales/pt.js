@@ -40,6 +40,7 @@ export default {
   "completed.aria": "Sequências completas: {n} de {total}",
   "stock.label": { one: "Monte, distribuições restantes: {n}. Distribuir uma fileira (D)", other: "Monte, distribuições restantes: {n}. Distribuir uma fileira (D)" },
   "stock.title": "Distribuir uma fileira (D)",
+  "stock.blocked": "Agora não é possível distribuir.",
 
   "new.title": "Novo jogo",
   "new.game": "Jogo",
@@ -96,6 +97,10 @@ export default {
   "settings.noMoves": "Mostrar “Sem mais jogadas” quando o jogo trava (H continua avisando)",
   "settings.animations": "Animações",
   "settings.fourColor": "Naipes em quatro cores (ouros azuis, paus verdes)",
+  "settings.motion.system": "Conforme o dispositivo",
+  "settings.motion.reduce": "Não (movimento reduzido)",
+  "settings.motion.full": "Sim",
+  "settings.largeCards": "Cartas grandes: índices maiores, mais fáceis de ler",
   "settings.undo": "Limite do desfazer",
   "settings.think": "Pensar mais: tempo por jogada",
   "settings.unlimited": "Sem limite",
@@ -454,6 +459,7 @@ export default {
         "Desfazer volta até o limite do desfazer nas Configurações (400 passos por padrão), incluindo distribuições e sequências completas.",
         "Seu jogo, com todo o histórico, é salvo depois de cada jogada. Feche a página e continue depois, mesmo offline.",
         "Cada jogo tem um código, mostrado no topo. Clique nele para copiar um link que abre o mesmo jogo em qualquer lugar.",
+        "Com um leitor de tela, cada carta, cada coluna e o monte têm nome, e cada jogada, carta virada, distribuição e sequência completa é anunciada. As Configurações oferecem cartas grandes, naipes em quatro cores e animações desligadas.",
       ],
     },
     {
