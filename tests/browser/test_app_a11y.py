@@ -18,6 +18,7 @@ from webapp import (
     click_action,
     open_app,
     position_url,
+    set_setting,
     settle,
     wait_ready,
 )
@@ -109,18 +110,6 @@ _TABLE_FIT = """() => {
     scrollWidth: document.documentElement.scrollWidth,
   };
 }"""
-
-
-def set_setting(page: Page, selector: str, value: bool | str) -> None:
-    """Changes one setting the way a player does: through the Settings dialog."""
-    click_action(page, "settings")
-    control = page.locator(f'#dlg-settings [data-setting="{selector}"]')
-    if isinstance(value, bool):
-        control.set_checked(value)
-    else:
-        control.select_option(value)
-    page.keyboard.press("Escape")
-    expect(page.locator("#dlg-settings")).to_be_hidden()
 
 
 # The colour of each suit's corner, and whether the corner prints the suit's symbol.

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from webapp import assert_shows, click_action, drag, expected, wait_ready
+from webapp import assert_shows, click_action, drag, envelope, expected, seed_storage, wait_ready
 
 from spider import Game
 from spider.daily import daily_deals
@@ -23,25 +23,11 @@ TODAY = date(2026, 11, 30)
 NOON = "2026-11-30T12:00:00"
 
 
-def _envelope(data: object) -> str:
-    return json.dumps({"app": "spider-solitaire", "v": 1, "data": data})
-
-
 def _stored(game: Game) -> str:
     """The page's stored-game entry (``spider:game``) holding ``game``."""
     saved = game.to_json()
     state = Session().handle({"op": "load", "saved": saved})["state"]
-    return _envelope({"saved": saved, "state": state, "meta": {}})
-
-
-def _seed(page: Page, entries: dict[str, str]) -> None:
-    """Puts ``entries`` in localStorage before the app's first load (not again on a reload)."""
-    page.add_init_script(
-        "((entries) => { if (sessionStorage.getItem('seeded')) return;"
-        " sessionStorage.setItem('seeded', '1');"
-        " for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v); })"
-        f"({json.dumps(entries)})"
-    )
+    return envelope({"saved": saved, "state": state, "meta": {}})
 
 
 def _todays_nearly_won() -> tuple[Game, Move]:
@@ -64,7 +50,7 @@ def test_daily_deals_wins_and_streak(page: Page, profile: str, screenshot: Any) 
         day: {daily_deals(date.fromisoformat(day))[5].code: {"score": 600, "moves": 80, "time": 1}}
         for day in ("2026-11-28", "2026-11-29")
     }
-    _seed(page, {"spider:game": _stored(game), "spider:daily": _envelope({"days": before})})
+    seed_storage(page, {"spider:game": _stored(game), "spider:daily": envelope({"days": before})})
     page.clock.set_fixed_time(NOON)
     page.goto("/")
     wait_ready(page)
@@ -162,7 +148,7 @@ def test_replay_link_plays_without_touching_the_players_game(
     mine = _players_game()
     other = _replayed()
     link = encode_replay(other)
-    stats = _envelope(
+    stats = envelope(
         {
             "variants": {
                 "spider/2/classic/standard": {
@@ -177,7 +163,7 @@ def test_replay_link_plays_without_touching_the_players_game(
             }
         }
     )
-    _seed(page, {"spider:game": _stored(mine), "spider:stats": stats})
+    seed_storage(page, {"spider:game": _stored(mine), "spider:stats": stats})
     page.goto("/" + link)
     wait_ready(page)
     view = page.locator("#dlg-replay")

@@ -22,8 +22,10 @@ from webapp import (
     assert_shows,
     click_action,
     drag,
+    envelope,
     open_app,
     position_url,
+    seed_storage,
     settle,
     shown,
     wait_ready,
@@ -47,20 +49,6 @@ OLD_ENTRY = {
     "bestTime": 100000,
     "fewestMoves": 150,
 }
-
-
-def _envelope(data: object) -> str:
-    return json.dumps({"app": "spider-solitaire", "v": 1, "data": data})
-
-
-def _seed(page: Page, entries: dict[str, str]) -> None:
-    """Puts ``entries`` in localStorage before the app's first load (not again on a reload)."""
-    page.add_init_script(
-        "((entries) => { if (sessionStorage.getItem('seeded')) return;"
-        " sessionStorage.setItem('seeded', '1');"
-        " for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v); })"
-        f"({json.dumps(entries)})"
-    )
 
 
 def _expect_figures(dialog: Locator, **figures: str) -> None:
@@ -97,9 +85,9 @@ def test_totals_averages_and_recent_results_of_real_games(
     page: Page, profile: str, screenshot: Any
 ) -> None:
     game, last, entry = nearly_won_deal()
-    _seed(
+    seed_storage(
         page,
-        {"spider:game": entry, "spider:stats": _envelope({"variants": {OLD_KEY: OLD_ENTRY}})},
+        {"spider:game": entry, "spider:stats": envelope({"variants": {OLD_KEY: OLD_ENTRY}})},
     )
     open_app(page)
     assert_shows(page, game)
@@ -214,10 +202,10 @@ RISING = {
 @pytest.mark.parametrize("profile", ["phone"], indirect=True)
 def test_statistics_fit_and_stay_strict_at_360_px(page: Page, screenshot: Any) -> None:
     key = "spider/4/flexible/reveal"
-    _seed(
+    seed_storage(
         page,
         {
-            "spider:stats": _envelope(
+            "spider:stats": envelope(
                 {
                     "variants": {
                         key: RISING,

@@ -4,6 +4,7 @@ with the mouse, a finger (CDP touch events) or the keyboard."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 from urllib.parse import quote
@@ -248,6 +249,21 @@ def set_setting(page: Page, name: str, value: str | bool) -> None:
         field.select_option(value)
     page.locator('#dlg-settings button[value="close"]').click()
     page.locator("#dlg-settings").wait_for(state="hidden")
+
+
+def envelope(data: object) -> str:
+    """A stored value as the page writes it (``storage.js``: app, version, data)."""
+    return json.dumps({"app": "spider-solitaire", "v": 1, "data": data})
+
+
+def seed_storage(page: Page, entries: dict[str, str]) -> None:
+    """Puts ``entries`` in localStorage before the app's first load (not again on a reload)."""
+    page.add_init_script(
+        "((entries) => { if (sessionStorage.getItem('seeded')) return;"
+        " sessionStorage.setItem('seeded', '1');"
+        " for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v); })"
+        f"({json.dumps(entries)})"
+    )
 
 
 def open_menu_action(page: Page, action: str) -> None:
