@@ -430,6 +430,7 @@ class Player:
 
     def reload(self) -> Expect:
         """Nothing is lost on a reload: the saved game comes back as it was."""
+        self.blocked_at = None  # a new page load knows only what it checks itself
         self.page.reload()
         wait_ready(self.page)
         self.hinted = None
@@ -437,6 +438,7 @@ class Player:
 
     def open_link(self) -> Expect:
         """A link to another deal, opened in this tab: it asks before leaving a game."""
+        self.blocked_at = None  # a new page load knows only what it checks itself
         options = self.rng.choice(Options.variants())
         code = format_code(options, self.rng.randrange(1, 10**6))
         self.log[-1] += f" {code}"
@@ -450,6 +452,7 @@ class Player:
 
     def open_broken_link(self) -> Expect:
         """A link whose code cannot be read: said, and the game in progress stays."""
+        self.blocked_at = None  # a new page load knows only what it checks itself
         code = self.rng.choice(["SP1-S2C-AAAAAA", "XX9-ZZZ", "SP1-S2C-AAAAAAD-", "%20"])
         asked = self.in_progress()
         self.page.goto(f"/?code={code}")

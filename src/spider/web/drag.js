@@ -18,6 +18,10 @@ const SLOP_MOUSE = 4;
 const SLOP_TOUCH = 8;
 const DOUBLE_MS = 420;
 const DOUBLE_PX = 16;
+// A second tap this soon after the first cannot be aimed at what the first tap uncovered (the
+// new card has not been on screen long enough for a person to react to it): it is the double
+// of the first wherever it lands.
+const REACTION_MS = 120;
 
 /**
  * What a tap lands on: a face-up card (its column, place and face) or a column away from its
@@ -228,14 +232,13 @@ export class DragController {
     }
     // A press without movement: a tap or click. The second of two quick taps at one spot on the
     // same card is the double of the first; a tap on another card (the one the first tap
-    // uncovered, say) is a tap of its own, however soon it comes.
+    // uncovered, say) is a tap of its own, unless it comes too soon to be aimed at that card.
     const now = performance.now();
     const last = this.lastTap;
     const on = tapTarget(p);
     const isDouble =
       last !== null &&
-      last.on === on &&
-      now - last.t < DOUBLE_MS &&
+      (last.on === on ? now - last.t < DOUBLE_MS : now - last.t < REACTION_MS) &&
       Math.hypot(e.clientX - last.x, e.clientY - last.y) < DOUBLE_PX;
     this.lastTap = isDouble ? null : { t: now, x: e.clientX, y: e.clientY, on };
     if (p.idx === null) this.cb.onTapColumn?.(p.col, isDouble);
