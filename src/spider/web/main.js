@@ -213,7 +213,7 @@ store.subscribe(view);
 store.subscribe(clock);
 store.subscribe((change) => record(change, { elapsed: () => timer.elapsed, settled, onNew: openNewGame }));
 store.subscribe(saving);
-store.subscribe((change) => daily.record(change, () => timer.elapsed)); // issue 15: daily wins
+store.subscribe((change) => daily.record(change, () => timer.elapsed)); // daily deals won
 store.subscribe(announcements);
 store.subscribe((change) => thinker.changed(change));
 store.subscribe((change) => {
@@ -342,7 +342,7 @@ async function newGame(options, number = null) {
   toast(i18n.t("new.winnable.dealt"));
 }
 
-/** S: the next suit count (1 → 2 → 4 → 1) of the same game, dealt at once (seed 004). */
+/** S: the next suit count (1 → 2 → 4 → 1) of the same game, dealt at once. */
 function cycleSuits() {
   const o = currentOptions();
   newGame({ ...o, suits: { 1: 2, 2: 4, 4: 1 }[o.suits] ?? 1, winnable: settings.get().winnableOnly });
@@ -559,7 +559,7 @@ const ACTIONS = {
   settings: () => dialogs.openSettings(settings.get(), (/** @type {any} */ patch) => settings.update(patch)),
   help: () => dialogs.openHelp(store.state.game?.game ?? "spider"),
   share,
-  // issue 15: the daily deals, and replay links (the engine makes and reads them)
+  // the daily deals, and replay links (the engine makes and reads them)
   daily: () => daily.open(ask, { onPlay: openCode }),
   "share-replay": () => replay.share(ask),
   solve: () => solver.openCheck(solverHooks()),

@@ -1,7 +1,7 @@
 // @ts-check
 // Taps and clicks on the table: what a tap does is the player's choice (settings `tap`).
 //
-//   "best": a tap sends the card (and the cards on it) to its best column (seed 004);
+//   "best": a tap sends the card (and the cards on it) to its best column;
 //   "pick": a tap picks the cards up, a tap on another column puts them there;
 //   "off":  a tap does nothing (drag the cards).
 //

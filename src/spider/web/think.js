@@ -128,7 +128,7 @@ export class ThinkHarder {
     const action = answer.action;
     if (!game) return;
     if (!action || action.op !== "move") {
-      // Never advice to deal (seed 004): with no move to suggest the deals left are a fact.
+      // Never advice to deal (the choice stays the player's): with no move to suggest the deals left are a fact.
       const key = game.deals_left > 0 ? "hint.reason.nothing-helps-deals-left" : "hint.reason.nothing-helps";
       this.#say(i18n.t(key, { n: game.deals_left }), "info");
       return;

@@ -312,7 +312,7 @@ export default {
   "nomoves.title": "No queden jugades",
   "nomoves.text": "Ja no es pot girar cap carta ni completar cap seqüència, i no es pot repartir del munt. Desfeu unes quantes jugades, torneu a començar la partida o comenceu-ne una de nova.",
   "share.copiedPosition": "S'ha copiat l'enllaç a aquesta partida.",
-  // issue 15: daily deals and replays
+  // daily deals and replays
   "action.daily": "Partides del dia",
   "action.daily.title": "Les partides d'avui: les mateixes per a tothom",
   "action.shareReplay": "Comparteix la repetició",

@@ -306,7 +306,7 @@ export default {
   "nomoves.title": "Keine Züge mehr",
   "nomoves.text": "Keine Karte lässt sich mehr aufdecken und keine Folge mehr vervollständigen, und aus dem Talon kann nicht ausgeteilt werden. Mach ein paar Züge rückgängig, starte das Spiel neu oder beginne ein neues.",
   "share.copiedPosition": "Link zu diesem Spiel kopiert.",
-  // issue 15: daily deals and replays
+  // daily deals and replays
   "action.daily": "Tagesspiele",
   "action.daily.title": "Die Spiele des Tages: für alle gleich",
   "action.shareReplay": "Replay teilen",

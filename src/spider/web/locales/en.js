@@ -306,7 +306,7 @@ export default {
   "nomoves.title": "No more moves",
   "nomoves.text": "No card can be turned over and no run can be completed any more, and the stock cannot be dealt. Undo a few moves, restart the deal or start a new game.",
   "share.copiedPosition": "Link to this deal copied.",
-  // issue 15: daily deals and replays
+  // daily deals and replays
   "action.daily": "Daily deals",
   "action.daily.title": "Today's deals: the same for every player",
   "action.shareReplay": "Share replay",

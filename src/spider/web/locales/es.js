@@ -312,7 +312,7 @@ export default {
   "nomoves.title": "No quedan jugadas",
   "nomoves.text": "Ya no se puede girar ninguna carta ni completar ninguna escalera, y no se puede repartir del mazo. Deshaz unas cuantas jugadas, vuelve a empezar la partida o empieza una nueva.",
   "share.copiedPosition": "Enlace a esta partida copiado.",
-  // issue 15: daily deals and replays
+  // daily deals and replays
   "action.daily": "Partidas del día",
   "action.daily.title": "Las partidas de hoy: las mismas para todos",
   "action.shareReplay": "Compartir repetición",

@@ -306,7 +306,7 @@ export default {
   "nomoves.title": "Plus aucun coup",
   "nomoves.text": "Plus aucune carte ne peut être retournée ni aucune suite terminée, et le talon ne peut plus être distribué. Annulez quelques coups, recommencez la donne ou lancez une nouvelle partie.",
   "share.copiedPosition": "Lien vers cette donne copié.",
-  // issue 15: daily deals and replays
+  // daily deals and replays
   "action.daily": "Donnes du jour",
   "action.daily.title": "Les donnes du jour : les mêmes pour tous les joueurs",
   "action.shareReplay": "Partager la relecture",

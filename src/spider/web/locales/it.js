@@ -312,7 +312,7 @@ export default {
   "nomoves.title": "Nessuna mossa possibile",
   "nomoves.text": "Non si può più scoprire nessuna carta né completare nessuna scala, e non si può distribuire dal mazzo. Annulla qualche mossa, ricomincia la partita o iniziane una nuova.",
   "share.copiedPosition": "Link a questa partita copiato.",
-  // issue 15: daily deals and replays
+  // daily deals and replays
   "action.daily": "Partite del giorno",
   "action.daily.title": "Le partite di oggi: le stesse per tutti",
   "action.shareReplay": "Condividi il replay",

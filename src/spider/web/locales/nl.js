@@ -306,7 +306,7 @@ export default {
   "nomoves.title": "Geen zetten meer",
   "nomoves.text": "Er kan geen kaart meer worden omgedraaid en geen reeks meer worden voltooid, en uit de stapel kan niet meer gedeeld worden. Maak een paar zetten ongedaan, begin het spel opnieuw of start een nieuw spel.",
   "share.copiedPosition": "Link naar dit spel gekopieerd.",
-  // issue 15: daily deals and replays
+  // daily deals and replays
   "action.daily": "Spellen van de dag",
   "action.daily.title": "De spellen van vandaag: voor iedereen hetzelfde",
   "action.shareReplay": "Replay delen",

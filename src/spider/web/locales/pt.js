@@ -306,7 +306,7 @@ export default {
   "nomoves.title": "Sem mais jogadas",
   "nomoves.text": "Nenhuma carta pode mais ser virada e nenhuma sequência completada, e o monte não pode ser distribuído. Desfaça algumas jogadas, reinicie o jogo ou comece um novo.",
   "share.copiedPosition": "Link para este jogo copiado.",
-  // issue 15: daily deals and replays
+  // daily deals and replays
   "action.daily": "Jogos do dia",
   "action.daily.title": "Os jogos de hoje: os mesmos para todos os jogadores",
   "action.shareReplay": "Compartilhar replay",
