@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .errors import IllegalMove
 from .game import Game
@@ -16,20 +16,18 @@ NoDestination = Literal["other-suit-only", "no-destination"]
 """Why a group has no automatic destination (see :func:`no_destination_reason`)."""
 
 
-def best_destination(game: Game, src: int, count: int) -> Move | None:
-    """The column the group of ``count`` top cards of ``src`` goes to, or None when none takes it.
+class _Targets(NamedTuple):
+    """The first column of each kind, to the right of ``src`` and wrapping, that takes a group."""
 
-    The policy, the same for every interface:
+    same_suit: Move | None
+    other_suit: Move | None
+    empty: Move | None
+    whole_column: bool  # the group is the whole of its column
 
-    * spider: first a column whose last card is one rank higher and of the same suit, then one
-      that is one rank higher of another suit, then an empty column;
-    * spiderette: first a column one rank higher of the same suit, else an empty column (as
-      seed 001 describes; a different-suit target is not chosen automatically).
 
-    Among equal choices the nearest column to the right of ``src`` wins, wrapping around, so
-    that repeated clicks sweep the table predictably.  Raises :class:`IllegalMove` when the group
-    itself cannot be lifted (bad column, bad count or not a movable group).
-    """
+def _targets(game: Game, src: int, count: int) -> _Targets:
+    """Where the group of ``count`` top cards of ``src`` may go, by kind of column; raises
+    :class:`IllegalMove` when the group itself cannot be lifted."""
     position = game.position()
     columns = position.columns
     size = len(columns)
@@ -62,15 +60,32 @@ def best_destination(game: Game, src: int, count: int) -> Move | None:
                     same_suit = Move(src, dst, count)
             elif other_suit is None:
                 other_suit = Move(src, dst, count)
-    if same_suit is not None:
-        return same_suit
-    if game.game == "spider" and other_suit is not None:
-        return other_suit
-    if empty is not None and count == len(columns[src]):
-        # A whole column moved into an empty one changes nothing: only do it as a last resort
-        # when nothing else exists, and then not at all.
+    return _Targets(same_suit, other_suit, empty, count == len(columns[src]))
+
+
+def best_destination(game: Game, src: int, count: int) -> Move | None:
+    """The column the group of ``count`` top cards of ``src`` goes to, or None when none takes it.
+
+    The policy, the same for every interface:
+
+    * spider: first a column whose last card is one rank higher and of the same suit, then one
+      that is one rank higher of another suit, then an empty column;
+    * spiderette: first a column one rank higher of the same suit, else an empty column (a
+      different-suit target is never chosen automatically).
+
+    Among equal choices the nearest column to the right of ``src`` wins, wrapping around, so
+    that repeated clicks sweep the table predictably.  Raises :class:`IllegalMove` when the group
+    itself cannot be lifted (bad column, bad count or not a movable group).
+    """
+    found = _targets(game, src, count)
+    if found.same_suit is not None:
+        return found.same_suit
+    if game.game == "spider" and found.other_suit is not None:
+        return found.other_suit
+    if found.whole_column:
+        # A whole column moved into an empty one changes nothing: never do it automatically.
         return None
-    return empty
+    return found.empty
 
 
 def no_destination_reason(game: Game, src: int, count: int) -> NoDestination:
@@ -80,9 +95,6 @@ def no_destination_reason(game: Game, src: int, count: int) -> NoDestination:
     tap or a double-click never chooses (drag it there); ``"no-destination"``: no column chooses
     it.  Call it only after :func:`best_destination` returned None.
     """
-    if game.game == "spiderette":
-        lead = game.position().columns[src][-count]
-        for dst, target in enumerate(game.position().columns):
-            if dst != src and target and target[-1] >> 4 != lead >> 4 and accepts(target, lead):
-                return "other-suit-only"
+    if game.game == "spiderette" and _targets(game, src, count).other_suit is not None:
+        return "other-suit-only"
     return "no-destination"
