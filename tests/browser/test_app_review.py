@@ -35,6 +35,7 @@ STORED = """() => ({
 def play(page: Page, profile: str, game: Game, move: Move) -> None:
     """Plays ``move`` by dragging, on the page and on ``game``."""
     column = game.columns[move.src]
+    settle(page)  # cards in flight (a deal being laid out) take no pointer
     drag(page, profile, move.src, len(column) - move.count, move.dst)
     game.push(move)
     settle(page)
