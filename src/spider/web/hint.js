@@ -75,7 +75,8 @@ export class Hints {
     // With the automatic notice off, asking for a hint is asking whether any move is left.
     if (!settings.get().noMoves && !reply.no_moves) this.noMoves.check(true);
     if (!mv) {
-      // Never advice to deal (a choice that stays the player's): when no move helps, the deals left are told as a fact.
+      // Never advice to deal (that choice stays the player's): when no move helps, the deals
+      // left are told as a fact.
       const key = `hint.reason.${h.reason}`;
       const text = i18n.has(key) ? i18n.t(key, { n: game.deals_left }) : i18n.t("hint.none");
       showMessage(text, { tone: "info" });

@@ -29,8 +29,8 @@ import { Saver } from "./saving.js";
 import * as settings from "./settings.js";
 import * as solver from "./solver.js";
 import * as sound from "./sound.js";
-import { showLinkRefusal, startApp } from "./start.js";
-import { Store } from "./state.js";
+import { codeRequest, showLinkRefusal, startApp } from "./start.js";
+import { inProgress, Store } from "./state.js";
 import { makeSnapshotLater } from "./snapshot.js";
 import * as stats from "./stats.js";
 import * as storage from "./storage.js";
@@ -315,8 +315,7 @@ function currentOptions() {
  */
 async function confirmAbandon() {
   const { game, meta } = store.state;
-  const over = !game || game.won || html.dataset.noMoves === "true";
-  if (over || !meta.started || game.moves === 0) return true;
+  if (!inProgress(game, meta) || html.dataset.noMoves === "true") return true;
   return dialogs.confirm({ title: i18n.t("abandon.title"), text: i18n.t("abandon.text"), ok: i18n.t("abandon.ok") });
 }
 
@@ -367,8 +366,7 @@ async function openGame(req) {
  * @param {string} code
  */
 function openCode(code) {
-  const scoring = currentOptions().scoring;
-  return openGame({ op: "open", code: code.trim().toUpperCase(), scoring, undo_limit: settings.get().undoLimit });
+  return openGame(codeRequest(code, currentOptions().scoring));
 }
 
 /**

@@ -8,6 +8,7 @@ import * as i18n from "./i18n.js";
 import { messageFor, notice, showMessage } from "./messages.js";
 import { readStored, GAME_KEY } from "./saving.js";
 import * as settings from "./settings.js";
+import { inProgress } from "./state.js";
 import * as storage from "./storage.js";
 
 /** @typedef {import("./types.js").Reply} Reply */
@@ -58,39 +59,39 @@ async function startFromServer(req) {
 }
 
 /**
+ * The request that opens the game of a code (typed, or in a link), with `scoring`.
+ * @param {string} code
+ * @param {string} scoring
+ * @returns {Request}
+ */
+export function codeRequest(code, scoring) {
+  return { op: "open", code: code.trim().toUpperCase(), scoring, undo_limit: settings.get().undoLimit };
+}
+
+/**
  * The game a link asks for (`?position=` or `?code=`), as an "open" request; null without one.
  * @param {URLSearchParams} params
  * @returns {Request | null}
  */
-export function linkRequest(params) {
+function linkRequest(params) {
   const s = settings.get();
-  const undo_limit = s.undoLimit;
   const position = params.get("position");
   const code = params.get("code");
-  if (position !== null) return { op: "open", position, undo_limit };
-  if (code !== null) return { op: "open", code: code.trim().toUpperCase(), scoring: s.options.scoring, undo_limit };
+  if (position !== null) return { op: "open", position, undo_limit: s.undoLimit };
+  if (code !== null) return codeRequest(code, s.options.scoring);
   return null;
 }
 
 /**
- * Whether leaving the stored game asks first: a move made, and not won. (A link opened over it
- * waits until the page can ask, as New game does.)
- * @param {StoredGame | null} stored
- */
-function inProgress(stored) {
-  return stored !== null && stored.meta.started && !stored.meta.won && stored.state.moves > 0 && !stored.state.won;
-}
-
-/**
  * The first request: a link's game (unless a game in progress is saved: that link is opened
- * once the page can ask), else the saved game, else a new deal.
+ * once the page can ask, as New game does), else the saved game, else a new deal.
  * @param {Request | null} link
  * @param {StoredGame | null} stored
  * @returns {Request}
  */
 function firstRequest(link, stored) {
   const s = settings.get();
-  if (link && !inProgress(stored)) return link;
+  if (link && !(stored && inProgress(stored.state, stored.meta))) return link;
   if (stored) return { op: "load", saved: stored.saved, undo_limit: s.undoLimit };
   return { op: "new", ...s.options, undo_limit: s.undoLimit };
 }

@@ -20,6 +20,16 @@ export function freshMeta() {
   return { elapsed: 0, started: false, counted: false, won: false, assisted: false, practice: false };
 }
 
+/**
+ * Whether leaving this game for another asks the player first: a move was made and it is not
+ * won. (The page also leaves without asking once it has said "No more moves".)
+ * @param {import("./types.js").GameState | null} game
+ * @param {Meta} meta
+ */
+export function inProgress(game, meta) {
+  return game !== null && meta.started && !game.won && game.moves > 0;
+}
+
 /** A name for a new game, unique across tabs. */
 export function newId() {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
