@@ -259,6 +259,10 @@ def test_two_tabs_and_full_storage_lose_nothing(
     record = "(k) => import('/stats.js').then((s) => { s.recordStart(k); return s.get(k).played; })"
     key = "spiderette/4/classic/standard"
     assert page.evaluate(record, key) == 1
+    # Tabs run in separate processes: a write reaches the other tab's localStorage a moment later.
+    other.wait_for_function(
+        "(k) => (localStorage.getItem('spider:stats') ?? '').includes(k)", arg=key
+    )
     assert other.evaluate(record, key) == 2
 
     # Storage full at start-up: the saved game is still shown, and the player is told at once,
