@@ -71,10 +71,13 @@ bytecode: $(STAMP) pyodide
 
 # Debian's packages the tests need, in one apt-get run (no-op when installed): Chromium for the
 # browser tests; nginx (with its Brotli module) and Caddy, which the tests serve the static site
-# with. The tests run their own server processes, never the services.
-DEBIAN_PACKAGES := chromium nginx-light libnginx-mod-http-brotli-static caddy
+# with; PostgreSQL, which the sync tests and benchmark keep data in. The tests run their own
+# server processes, never the services.
+DEBIAN_PACKAGES := chromium nginx-light libnginx-mod-http-brotli-static caddy postgresql
+PG_INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 debian:
-	@test -x $(CHROMIUM) -a -x $(NGINX) -a -f $(NGINX_BROTLI) -a -x $(CADDY) || (apt-get update && \
+	@test -x $(CHROMIUM) -a -x $(NGINX) -a -f $(NGINX_BROTLI) -a -x $(CADDY) \
+	  -a -n "$(PG_INITDB)" || (apt-get update && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBIAN_PACKAGES))
 
 browser hosts: debian

@@ -535,7 +535,8 @@ def test_engine_zip_listing(client: TestClient) -> None:
     assert "spider/protocol.py" in names
     assert "spider/py.typed" in names
     assert not EXPECTED_EXCLUDED & set(names)
-    assert not [n for n in names if n.startswith(("spider/serve_", "spider/web/"))]
+    server_only = ("spider/serve_", "spider/web/", "spider/syncstore/")
+    assert not [n for n in names if n.startswith(server_only)]
     assert all(n.endswith((".py", "/py.typed")) for n in names)
     assert names == sorted(names)
     on_disk = {
@@ -544,7 +545,7 @@ def test_engine_zip_listing(client: TestClient) -> None:
         if "__pycache__" not in p.parts and "web" not in p.relative_to(PACKAGE_DIR).parts
     }
     expected = {n for n in on_disk if n not in EXPECTED_EXCLUDED}
-    expected -= {n for n in on_disk if n.startswith("spider/serve_")}
+    expected -= {n for n in on_disk if n.startswith(server_only)}
     assert set(names) - {"spider/py.typed"} == expected
 
 

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from .daily import daily_deals, parse_day
@@ -93,6 +93,7 @@ _DEAL_NUMBER = _int_type(0, MAX_NUMBER, "a deal number")
 _WORKERS = _int_type(1, 1024, "a number of workers")
 _SERVE_WORKERS = _int_type(1, 64, "a number of worker processes")
 _TIMEOUT = _int_type(1, 3600, "a number of seconds")
+_WRITE_RATE = _int_type(0, 1_000_000, "a number of writes a minute")
 _INDEX = _int_type(0, 1_000_000, "a hint index")
 _ITERATIONS = _int_type(1, 10_000_000, "a number of iterations")
 _SEED = _int_type(0, 2**32 - 1, "a seed")
@@ -183,19 +184,35 @@ def _command_serve(args: argparse.Namespace) -> int:
         return 2
     from .serve_runtime import RuntimeProblem
     from .server import ServeOptions
+    from .syncstore import StoreError
 
     options = ServeOptions(
         workers=args.workers,
         timeout_keep_alive=args.timeout_keep_alive,
         timeout_request=args.timeout_request,
         timeout_send=args.timeout_send,
+        sync=_sync_config(args),
     )
     try:
         serve(host=args.host, port=args.port, open_browser=args.open, options=options)
-    except RuntimeProblem as problem:
+    except (RuntimeProblem, StoreError) as problem:
         print(f"spider serve: error: {problem}", file=sys.stderr)
         return 2
     return 0
+
+
+def _sync_config(args: argparse.Namespace) -> Any:
+    """The sync service's configuration of ``spider serve`` (None with ``--no-sync``)."""
+    from .serve_sync import SyncConfig
+
+    if args.no_sync:
+        return None
+    return SyncConfig(
+        database=args.database,
+        data_dir=Path(args.data_dir).absolute() if args.data_dir is not None else None,
+        key_writes_per_minute=args.sync_key_writes,
+        client_writes_per_minute=args.sync_client_writes,
+    )
 
 
 def _command_build_site(args: argparse.Namespace) -> int:
@@ -369,6 +386,7 @@ def _add_serve_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         help="close a connection whose client reads nothing of a response this long, "
         "1 to 3600 (default: %(default)s)",
     )
+    _add_sync_options(serve)
     serve.set_defaults(handler=_command_serve)
     site = commands.add_parser(
         "build-site",
@@ -391,6 +409,43 @@ def _add_serve_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         "(default: %(default)s)",
     )
     site.set_defaults(handler=_command_build_site)
+
+
+def _add_sync_options(serve: argparse.ArgumentParser) -> None:
+    """The sync service's options of ``spider serve``."""
+    sync = serve.add_argument_group("sync service (docs/sync.md)")
+    sync.add_argument(
+        "--no-sync", action="store_true", help="no sync service (the page offers no sync)"
+    )
+    sync.add_argument(
+        "--data-dir",
+        default=None,
+        metavar="DIR",
+        help="directory of the SQLite sync database (default: $XDG_DATA_HOME/spider-solitaire "
+        "or ~/.local/share/spider-solitaire)",
+    )
+    sync.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="keep sync data in PostgreSQL instead: postgresql://user@host/dbname "
+        "(needs the postgres extra)",
+    )
+    sync.add_argument(
+        "--sync-key-writes",
+        type=_WRITE_RATE,
+        default=60,
+        metavar="PER_MINUTE",
+        help="writes a minute allowed to one sync key, 0 for no limit (default: %(default)s)",
+    )
+    sync.add_argument(
+        "--sync-client-writes",
+        type=_WRITE_RATE,
+        default=600,
+        metavar="PER_MINUTE",
+        help="writes a minute allowed from one client address, 0 for no limit "
+        "(default: %(default)s)",
+    )
 
 
 # ----------------------------------------------------------------- solver commands (issue 4)

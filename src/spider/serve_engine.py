@@ -22,8 +22,9 @@ PACKAGE_NAME = "spider"
 EXCLUDED_MODULES = frozenset({"server.py", "cli.py", "__main__.py", "gym.py", "openspiel.py"})
 #: Module-name prefixes (at the package root) that stay on the server.
 EXCLUDED_PREFIXES = ("serve_",)
-#: Sub-directories (at the package root) that are not engine code.
-EXCLUDED_DIRS = frozenset({"web"})
+#: Sub-directories (at the package root) that are not engine code (the front end; the sync
+#: service's storage, which only the server uses).
+EXCLUDED_DIRS = frozenset({"web", "syncstore"})
 #: The timestamp of every entry (the earliest a zip can hold).
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 

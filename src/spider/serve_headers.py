@@ -109,6 +109,9 @@ def path_rules(pyodide_version: str | None) -> tuple[PathRule, ...]:
         PathRule("/stdlib/", {**_cache(IMMUTABLE), **versioned}),
         PathRule("/start.json", _cache(NO_STORE), static=False),
         PathRule("/healthz", _cache(NO_STORE), static=False),
+        # The sync service (spider.serve_sync), whose answers set the same themselves.
+        PathRule("/api/sync", _cache(NO_STORE), static=False),
+        PathRule("/api/sync/", _cache(NO_STORE), static=False),
         PathRule("/pyodide/", {**_cache(NO_CACHE), **versioned}, static=False),
     ]
     if pyodide_version is not None:

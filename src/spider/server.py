@@ -25,12 +25,16 @@ URLs:
 - ``/start.json?request=<JSON>``: the reply to the page's first request, dealt by the engine
   here so that a first visit shows its table before Pyodide has started (see
   :mod:`spider.serve_start`);
-- ``/healthz``: ``ok``.
+- ``/healthz``: ``ok``;
+- ``/api/sync`` and ``/api/sync/{id}``: the sync service (:mod:`spider.serve_sync`), when the app
+  is given one (``spider serve`` does unless ``--no-sync``); ``index.html`` then names it in its
+  ``<meta name="spider-sync">``, which is how the page learns that sync is offered.
 
 Every response carries the security headers and each path its caching headers, both from the
 table of :mod:`spider.serve_headers` (which ``spider build-site`` writes the nginx, Caddy and
 ``_headers`` configurations from). Only GET and HEAD are allowed; directories and anything
-outside the served roots are 404. Files are answered from memory (:mod:`spider.serve_static`);
+outside the served roots are 404 (the sync service also takes PUT and DELETE).
+Files are answered from memory (:mod:`spider.serve_static`);
 a plain request for an unchanged file is replayed whole before routing (``ReplayMiddleware``).
 :func:`serve` runs uvicorn's httptools protocol on Python's own asyncio loop (uvloop was slower
 here and let new connections wait seconds to be accepted under load: ``benchmarks/serve.py``),
@@ -43,6 +47,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 import socket
 import sys
 import threading
@@ -101,8 +106,17 @@ from spider.serve_static import (
     FileCache,
     ResponseMemo,
     file_response,
+    media_type_for,
     representation_response,
     safe_path,
+)
+from spider.serve_sync import (
+    SYNC_ENV,
+    SYNC_META_OFF,
+    SYNC_META_ON,
+    SYNC_PATH,
+    SyncConfig,
+    SyncService,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -126,14 +140,19 @@ PYODIDE_FILES = frozenset(
 
 
 class SecurityMiddleware:
-    """Security headers on every response; 405 for methods other than GET and HEAD.
+    """Security headers on every response; 405 for methods other than GET and HEAD, except
+    under ``open_paths`` (the sync service, which answers every method itself).
 
     An unhandled error becomes a plain 500 here (with the headers) before it propagates, so
     even error pages carry the headers.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, open_paths: tuple[str, ...] = ()) -> None:
         self.app = app
+        self.open_paths = open_paths
+
+    def _open(self, path: str) -> bool:
+        return any(path == p or path.startswith(p + "/") for p in self.open_paths)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -150,7 +169,7 @@ class SecurityMiddleware:
                     headers[name] = value
             await send(message)
 
-        if scope["method"] not in ALLOWED_METHODS:
+        if scope["method"] not in ALLOWED_METHODS and not self._open(scope["path"]):
             response = PlainTextResponse(
                 "Method Not Allowed", status_code=405, headers={"Allow": ", ".join(ALLOWED_METHODS)}
             )
@@ -193,8 +212,12 @@ class _App:
         extra_static: Mapping[str, Path],
         bytecode_dir: Path | None,
         snapshot: bool = True,
+        sync: bool = False,
     ) -> None:
         self.web_dir = web_dir
+        self.sync = sync
+        # index.html naming the sync service, made from the file when it changes.
+        self.index_page: tuple[tuple[int, int], bytes, bytes] | None = None
         self.pyodide_dir = pyodide_dir
         self.pyodide_version = pyodide_version(pyodide_dir)
         self.engine = engine
@@ -355,7 +378,38 @@ class _App:
         if relative == "":
             relative = INDEX_FILE
         headers = self._headers(f"/{relative}")
+        if relative == INDEX_FILE and self.sync:
+            return await self._index(request, headers)
         return await self._file(self.web_dir, relative, request, headers)
+
+    def _index_page(self) -> tuple[bytes, bytes] | None:
+        """index.html with its ``spider-sync`` meta naming the service, and its gzip."""
+        path = self.web_dir / INDEX_FILE
+        try:
+            st = path.stat()
+            key = (st.st_mtime_ns, st.st_size)
+            if self.index_page is None or self.index_page[0] != key:
+                page = path.read_bytes().replace(SYNC_META_OFF, SYNC_META_ON)
+                self.index_page = (key, page, _gzip(page))
+        except OSError:
+            return None
+        return self.index_page[1], self.index_page[2]
+
+    async def _index(self, request: Request, headers: Mapping[str, str]) -> Response:
+        page = await anyio.to_thread.run_sync(self._index_page)
+        if page is None:
+            return PlainTextResponse("Not Found", status_code=404)
+        body, gzip_body = page
+        etag = _short_hash(body)
+        return representation_response(
+            request.headers,
+            media_type=media_type_for(INDEX_FILE),
+            headers=headers,
+            etag=f'"{etag}"',
+            body=body,
+            gzip_body=gzip_body,
+            gzip_etag=f'"{etag}.gz"',
+        )
 
     async def _file(
         self, root: Path, relative: str, request: Request, headers: Mapping[str, str]
@@ -416,6 +470,7 @@ def create_app(
     bytecode_dir: Path | None = None,
     fast_start: bool = True,
     snapshot: bool = True,
+    sync: SyncService | None = None,
 ) -> Starlette:
     """Build the app.
 
@@ -426,7 +481,8 @@ def create_app(
     start (sources only, no ``/start.json``), for comparison in benchmarks; ``snapshot=False``
     tells the worker not to use a memory snapshot (``snapshot`` in ``/engine.json``), likewise.
     ``extra_static`` maps URL prefixes (``"_test/"``, no leading slash, with a trailing one) to
-    more directories, served with ``no-cache``: tests use it for their own pages.
+    more directories, served with ``no-cache``: tests use it for their own pages. ``sync``:
+    the sync service to answer under ``/api/sync`` (None: no sync, and the page offers none).
     """
     extra = dict(extra_static or {})
     for prefix in extra:
@@ -439,8 +495,10 @@ def create_app(
         extra_static=extra,
         bytecode_dir=(bytecode_dir or default_bytecode_dir()) if fast_start else None,
         snapshot=snapshot,
+        sync=sync is not None,
     )
     routes: list[BaseRoute] = [
+        *(sync.routes() if sync is not None else []),
         Route("/healthz", handlers.healthz, methods=["GET", "HEAD"]),
         Route("/stdlib/{name}", handlers.stdlib, methods=["GET", "HEAD"]),
         Route("/engine.zip", handlers.engine_zip, methods=["GET", "HEAD"]),
@@ -451,7 +509,7 @@ def create_app(
     ]
     middleware = [
         Middleware(ReplayMiddleware, memo=handlers.memo),
-        Middleware(SecurityMiddleware),
+        Middleware(SecurityMiddleware, open_paths=(SYNC_PATH,) if sync is not None else ()),
     ]
     app = Starlette(routes=routes, middleware=middleware)
     app.state.web_dir = handlers.web_dir
@@ -483,13 +541,15 @@ class ServeOptions:
     ``timeout_keep_alive``: seconds an idle connection stays open after a response;
     ``timeout_request``: seconds a request may take to arrive whole (from the connection or its
     first byte); ``timeout_send``: seconds a client may read nothing of a response
-    (see :mod:`spider.serve_protocol`).
+    (see :mod:`spider.serve_protocol`); ``sync``: where the sync service keeps its data (None:
+    no sync service).
     """
 
     workers: int = 1
     timeout_keep_alive: int = KEEP_ALIVE_TIMEOUT
     timeout_request: int = REQUEST_TIMEOUT
     timeout_send: int = SEND_TIMEOUT
+    sync: SyncConfig | None = None
 
 
 def serve(
@@ -503,6 +563,7 @@ def serve(
     Raises:
         spider.serve_runtime.RuntimeProblem: the Pyodide runtime is missing or not the pinned
             one (nothing is served: the page could not start).
+        spider.syncstore.StoreError: the sync database cannot be opened.
     """
     import uvicorn
 
@@ -510,7 +571,8 @@ def serve(
 
     options = options or ServeOptions()
     check_runtime(default_pyodide_dir())
-    app = create_app()
+    sync = options.sync.open() if options.sync is not None else None
+    app = create_app(sync=sync)
     state = app.state
     url = browser_url(host, port)
     print(
@@ -519,6 +581,11 @@ def serve(
         f"from {state.pyodide_dir}; {options.workers} worker(s))",
         file=sys.stderr,
     )
+    if sync is not None:
+        print(
+            f"spider serve: sync at {SYNC_PATH}, data in {sync.store.kind} {sync.store.location}",
+            file=sys.stderr,
+        )
     if state.bytecode is None:
         print(
             "spider serve: warning: no bytecode built for this engine (run `make`): "
@@ -540,9 +607,24 @@ def serve(
     if options.workers > 1:
         # Each worker process builds its own app (the same as above) and shares the socket.
         del app
-        uvicorn.run("spider.server:create_app", factory=True, workers=options.workers, **settings)
+        if sync is not None:
+            sync.store.close()
+        if options.sync is not None:
+            os.environ[SYNC_ENV] = options.sync.to_env()
+        uvicorn.run("spider.server:worker_app", factory=True, workers=options.workers, **settings)
         return
-    uvicorn.Server(uvicorn.Config(app, **settings)).run()
+    try:
+        uvicorn.Server(uvicorn.Config(app, **settings)).run()
+    finally:
+        if sync is not None:
+            sync.store.close()
+
+
+def worker_app() -> Starlette:
+    """The app of one of several worker processes: :func:`create_app` with the sync service
+    that :func:`serve` passed on in the environment."""
+    config = SyncConfig.from_env()
+    return create_app(sync=config.open() if config is not None else None)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,123 @@
+"""The SQLite backend of the sync store: one file, WAL journal, ``synchronous=FULL``.
+
+Every thread has its own connection. A write is one ``BEGIN IMMEDIATE`` transaction (it takes
+the database's write lock first, so its read of the current revision cannot be overtaken);
+with ``synchronous=FULL`` its ``COMMIT`` returns only once the WAL is on disk, so a write
+acknowledged survives the process being killed and the machine losing power.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from . import Blob, Conflict, StoreError, SyncStore
+from .migrations import SCHEMA_VERSION, SQLITE_STEPS, too_new
+
+#: Seconds a connection waits for another's write lock before giving up.
+BUSY_TIMEOUT = 30.0
+
+
+class SqliteStore(SyncStore):
+    """Blobs in the SQLite file ``path`` (created, with its directory, if need be)."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.location = str(path)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._migrate()
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"cannot open the sync database {path}: {error}") from None
+
+    def _connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, holding the write lock from its start."""
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        with self._write() as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT version FROM schema_version").fetchone()
+            found = 0 if row is None else int(row[0])
+            if found > SCHEMA_VERSION:
+                raise StoreError(too_new(found))
+            for step in SQLITE_STEPS[found:]:
+                conn.execute(step)
+            if row is None:
+                conn.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+            elif found != SCHEMA_VERSION:
+                conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def schema_version(self) -> int:
+        row = self._connection().execute("SELECT version FROM schema_version").fetchone()
+        return int(row[0])
+
+    def get(self, key: str) -> Blob | None:
+        row = (
+            self._connection()
+            .execute("SELECT rev, data FROM sync_blobs WHERE id = ?", (key,))
+            .fetchone()
+        )
+        if row is None or row[1] is None:
+            return None
+        return Blob(int(row[0]), bytes(row[1]))
+
+    def _swap(self, key: str, expected_rev: int, data: bytes | None) -> int | Conflict:
+        """Replace the blob (``data`` None: delete it) when its revision is ``expected_rev``."""
+        with self._write() as conn:
+            row = conn.execute("SELECT rev, data FROM sync_blobs WHERE id = ?", (key,)).fetchone()
+            rev, stored = (0, None) if row is None else (int(row[0]), row[1])
+            live = stored is not None
+            if (live and expected_rev != rev) or (not live and (expected_rev != 0 or data is None)):
+                return Conflict(rev, None if stored is None else bytes(stored))
+            now = int(time.time() * 1000)
+            conn.execute(
+                "INSERT INTO sync_blobs (id, rev, data, updated_ms) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, data = excluded.data, "
+                "updated_ms = excluded.updated_ms",
+                (key, rev + 1, data, now),
+            )
+            return rev + 1
+
+    def put(self, key: str, expected_rev: int, data: bytes) -> int | Conflict:
+        return self._swap(key, expected_rev, data)
+
+    def delete(self, key: str, expected_rev: int) -> int | Conflict:
+        return self._swap(key, expected_rev, None)
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+        self._local = threading.local()
