@@ -226,7 +226,9 @@ def _command_build_site(args: argparse.Namespace) -> int:
         return 2
     deploy = Path(args.deploy_dir) if args.deploy_dir is not None else None
     try:
-        report = build_site(Path(args.directory), deploy_dir=deploy, port=args.port)
+        report = build_site(
+            Path(args.directory), deploy_dir=deploy, port=args.port, sync_url=args.sync
+        )
     except SiteError as error:
         print(f"spider build-site: error: {error}", file=sys.stderr)
         return 2
@@ -235,6 +237,7 @@ def _command_build_site(args: argparse.Namespace) -> int:
         f"{report.compressed} precompressed forms beside them), Pyodide "
         f"{report.pyodide_version}, in {report.directory}: serve public/ with nginx/spider.conf, "
         "Caddyfile or public/_headers (see docs/hosting.md)"
+        + (f"; /api/sync passed on to {args.sync}" if args.sync else "")
     )
     return 0
 
@@ -407,6 +410,13 @@ def _add_serve_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         default=80,
         help="port the nginx server block and the Caddyfile listen on, 1 to 65535 "
         "(default: %(default)s)",
+    )
+    site.add_argument(
+        "--sync",
+        default=None,
+        metavar="URL",
+        help="address of a sync service (spider serve), such as http://127.0.0.1:8001: the "
+        "configurations pass /api/sync on to it and the page offers sync (default: no sync)",
     )
     site.set_defaults(handler=_command_build_site)
 

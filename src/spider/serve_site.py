@@ -12,7 +12,10 @@ The game runs in the browser, so hosting it is serving files. ``DIR`` receives:
 - ``spider-site.json``: what was built, and the mark that lets a later build replace it.
 
 ``public/index.html`` tells the page there is no ``/start.json`` (a static host has no engine
-to deal the first game: the page waits for its own). The configurations serve the files of the
+to deal the first game: the page waits for its own). With ``sync_url`` (``--sync URL``), the
+address of a sync service (``spider serve`` elsewhere), the nginx and Caddy configurations pass
+``/api/sync`` on to it and ``index.html`` names ``/api/sync`` in its ``spider-sync`` meta, so
+the page offers sync; without, it offers none. The configurations serve the files of the
 build and nothing else: no dot file, no symbolic link left in ``public/``.
 
 Configurations name ``public/`` by its absolute path where the site is deployed
@@ -31,6 +34,7 @@ from spider.serve_config import (
     DEFAULT_PORT,
     caddyfile,
     check_port,
+    check_sync_url,
     headers_file,
     nginx_locations,
     nginx_server,
@@ -47,6 +51,7 @@ from spider.serve_static import (
     media_type_for,
     same_after_br,
 )
+from spider.serve_sync import MAX_BODY_BYTES, SYNC_META_OFF, SYNC_META_ON
 from spider.server import SiteFile, create_app
 
 MARKER = "spider-site.json"
@@ -120,12 +125,17 @@ def _brotli_for(item: SiteFile, data: bytes) -> bytes:
     return compress_br(data, quality=11)
 
 
-def _static_page(item: SiteFile) -> SiteFile:
-    """``/index.html`` as a static site serves it: telling the page there is no ``/start.json``."""
+def _static_page(item: SiteFile, sync: bool = False) -> SiteFile:
+    """``/index.html`` as a static site serves it: telling the page there is no ``/start.json``,
+    and with ``sync`` that there is a sync service at ``/api/sync``."""
     data = item.read()
-    if data.count(START_META) != 1:
-        raise SiteError(f"{item.url} does not name the start address once ({START_META.decode()})")
-    return SiteFile(item.url, data=data.replace(START_META, NO_START_META))
+    for meta in (START_META, SYNC_META_OFF):
+        if data.count(meta) != 1:
+            raise SiteError(f"{item.url} does not hold {meta.decode()} once")
+    data = data.replace(START_META, NO_START_META)
+    if sync:
+        data = data.replace(SYNC_META_OFF, SYNC_META_ON)
+    return SiteFile(item.url, data=data)
 
 
 def _write(target: Path, data: bytes) -> None:
@@ -160,11 +170,14 @@ def build_site(
     pyodide_dir: Path | None = None,
     bytecode_dir: Path | None = None,
     port: int = DEFAULT_PORT,
+    sync_url: str | None = None,
 ) -> SiteReport:
     """Write the static site into ``directory`` (see the module's description); ``port`` is
-    the one the nginx ``server`` block and the Caddyfile listen on by default."""
+    the one the nginx ``server`` block and the Caddyfile listen on by default; ``sync_url``
+    the address of a sync service to pass ``/api/sync`` on to."""
     try:
         check_port(port)
+        sync = check_sync_url(sync_url) if sync_url is not None else None
     except ValueError as error:
         raise SiteError(str(error)) from None
     directory = directory.absolute()
@@ -176,7 +189,8 @@ def build_site(
     check_target(directory)
     app = create_app(pyodide_dir, bytecode_dir=bytecode_dir)
     files: list[SiteFile] = [
-        _static_page(item) if item.url == INDEX_URL else item for item in app.state.site_files()
+        _static_page(item, sync is not None) if item.url == INDEX_URL else item
+        for item in app.state.site_files()
     ]
     urls = [item.url for item in files]
     rules = path_rules(version)
@@ -184,9 +198,11 @@ def build_site(
     locations = str(deploy / NGINX_DIR / NGINX_LOCATIONS)
     try:
         configs = {
-            f"{NGINX_DIR}/{NGINX_LOCATIONS}": nginx_locations(rules, root, urls),
+            f"{NGINX_DIR}/{NGINX_LOCATIONS}": nginx_locations(
+                rules, root, urls, None if sync is None else (sync, MAX_BODY_BYTES)
+            ),
             f"{NGINX_DIR}/{NGINX_SERVER}": nginx_server(locations, port),
-            CADDYFILE: caddyfile(rules, root, urls, port),
+            CADDYFILE: caddyfile(rules, root, urls, port, sync),
             f"{PUBLIC}/_headers": headers_file(rules, urls),
         }
     except ValueError as error:
@@ -214,6 +230,7 @@ def build_site(
         "bytecode": app.state.bytecode is not None,
         "deploy_dir": str(deploy),
         "port": port,
+        "sync": sync,
         "files": sorted(item.url for item in files),
     }
     _write(directory / MARKER, (json.dumps(marker, indent=1) + "\n").encode("utf-8"))

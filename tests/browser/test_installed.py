@@ -91,7 +91,8 @@ def test_installed_wheel_serves_the_app_and_it_plays(
         process = subprocess.Popen(
             [str(bin_dir / "spider"), "serve", "--port", str(port)],
             cwd=home,
-            env=wheels.clean_env(),
+            # The sync service's database goes into the default data directory, here the test's.
+            env={**wheels.clean_env(), "XDG_DATA_HOME": str(tmp_path / "data")},
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -108,6 +109,9 @@ def test_installed_wheel_serves_the_app_and_it_plays(
         }
         assert "pyodide.asm.wasm" in files and "pyodide.mjs" in files
         assert "site-packages/spider_runtime/pyodide" in log.read_text()
+        # The sync service is on, its SQLite file in the data directory (no extra installed).
+        assert get_json(f"{url}/api/sync")["sync"] == 1
+        assert (tmp_path / "data" / "spider-solitaire" / "sync.sqlite3").is_file()
 
         context = browser.new_context(base_url=url, **PROFILES["desktop"])
         context.on("weberror", lambda web_error: page_log.on_error(web_error.error))
