@@ -2,6 +2,8 @@
 
 Every thread has its own connection. A write is one ``BEGIN IMMEDIATE`` transaction (it takes
 the database's write lock first, so its read of the current revision cannot be overtaken);
+the writers of one process take turns on a lock of their own first (SQLite's busy handler
+would have them sleep and poll instead, up to 100 ms at a time, while another commits);
 with ``synchronous=FULL`` its ``COMMIT`` returns only once the WAL is on disk, so a write
 acknowledged survives the process being killed and the machine losing power.
 """
@@ -33,6 +35,7 @@ class SqliteStore(SyncStore):
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._writing = threading.Lock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._migrate()
@@ -56,13 +59,14 @@ class SqliteStore(SyncStore):
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, holding the write lock from its start."""
         conn = self._connection()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        with self._writing:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def _migrate(self) -> None:
         with self._write() as conn:
