@@ -44,8 +44,15 @@ class Device:
         self.acked = acked
         self.lock = lock
         self.stopped = threading.Event()
+        self.running = True
 
     def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            self.running = False
+
+    def _run(self) -> None:
         with httpx.Client(timeout=10) as client:
             n = 0
             while not self.stopped.is_set():
@@ -112,6 +119,8 @@ def test_a_killed_or_restarted_server_loses_no_acknowledged_write(
     acked: list[str] = []
     server = start_serve(port, sync_args, log)
     try:
+        where = "sqlite " + sync_args[1] if sync_args[0] == "--data-dir" else "postgresql "
+        assert f"spider serve: sync at /api/sync, data in {where}" in log.read_text()
         devices = _sync_until(base, keys, acked, BEFORE_KILL)
         kill(server)  # while the devices are writing
         for device in devices:
@@ -128,5 +137,26 @@ def test_a_killed_or_restarted_server_loses_no_acknowledged_write(
         server = start_serve(port, sync_args, log)
         assert set(acked) <= _stored(base, keys)
         assert len(acked) >= killed_at + 20
+    finally:
+        stop(server)
+
+
+def test_worker_processes_share_one_sqlite_database(tmp_path: Path) -> None:
+    """With --workers 2, writes to one key through both processes: compare and set holds."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    keys = [new_key()]
+    acked: list[str] = []
+    args = ["--workers", "2", "--data-dir", str(tmp_path / "data"), "--sync-key-writes", "0"]
+    server = start_serve(port, args, tmp_path / "serve.log")
+    try:
+        devices = _sync_until(base, keys, acked, 40)
+        for device in devices:
+            device.stopped.set()
+        while any(device.running for device in devices):
+            threading.Event().wait(0.01)
+        stored = _stored(base, keys)
+        assert set(acked) <= stored
+        assert len(stored) >= 40
     finally:
         stop(server)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import base64
 import socket
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
+from spider.cli import main
 from spider.serve_ratelimit import Rate, RateLimiter
 from spider.serve_sync import MAX_BLOB_BYTES, SyncLimits, SyncService
 from spider.server import create_app
@@ -228,3 +230,44 @@ def test_the_page_learns_of_the_service_from_index_html(client: TestClient, tmp_
     page = without.get("/").text
     assert '<meta name="spider-sync" content="">' in page
     assert without.get("/api/sync").status_code == 404
+
+
+def test_a_failing_database_is_unavailable_not_a_traceback(
+    client: TestClient, sync: SyncService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(sync.store, "put", broken)
+    monkeypatch.setattr(sync.store, "get", broken)
+    url = f"/api/sync/{new_key()}"
+    for response in (client.get(url), client.put(url, json={"rev": 0, "data": B64})):
+        assert (response.status_code, error_code(response)) == (503, "unavailable")
+        assert "disk" not in response.text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--sync-key-writes", "-1"], "must be from 0 to 1000000"),
+        (["--sync-client-writes", "many"], "is not a number of writes a minute"),
+    ],
+)
+def test_sync_options_are_checked(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", *argv])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_a_database_that_cannot_be_opened_stops_serve_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "file").write_text("")
+    assert main(["serve", "--data-dir", str(tmp_path / "file"), "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("spider serve: error: cannot open the sync database")
