@@ -104,8 +104,10 @@ def test_sqlite_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
         opened.put(new_key(), 0, b"x")
         with sqlite3.connect(tmp_path / "sync.sqlite3") as conn:
             assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        conn = opened._connection()  # noqa: SLF001 - the store's own connection
-        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        with opened._write() as conn:  # noqa: SLF001 - the store's own connection
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        with opened._reading() as conn:  # noqa: SLF001
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2
     finally:
         opened.close()
 

@@ -1,11 +1,12 @@
 """The SQLite backend of the sync store: one file, WAL journal, ``synchronous=FULL``.
 
-Every thread has its own connection. A write is one ``BEGIN IMMEDIATE`` transaction (it takes
-the database's write lock first, so its read of the current revision cannot be overtaken);
-the writers of one process take turns on a lock of their own first (SQLite's busy handler
-would have them sleep and poll instead, up to 100 ms at a time, while another commits);
-with ``synchronous=FULL`` its ``COMMIT`` returns only once the WAL is on disk, so a write
-acknowledged survives the process being killed and the machine losing power.
+Reads take a connection from a few kept open; the writes of a process share one, taking
+turns on a lock (SQLite's busy handler would have them sleep and poll instead, up to 100 ms at
+a time, while another commits). A write is one ``BEGIN IMMEDIATE`` transaction (it takes the
+database's write lock first, so its read of the current revision cannot be overtaken by
+another process's write); with ``synchronous=FULL`` its ``COMMIT`` returns only once the WAL
+is on disk, so a write acknowledged survives the process being killed and the machine losing
+power.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from .migrations import SCHEMA_VERSION, SQLITE_STEPS, too_new
 
 #: Seconds a connection waits for another's write lock before giving up.
 BUSY_TIMEOUT = 30.0
+#: Idle read connections kept open at most.
+MAX_IDLE = 8
 
 
 class SqliteStore(SyncStore):
@@ -32,34 +35,51 @@ class SqliteStore(SyncStore):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.location = str(path)
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
+        self._idle: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self._writing = threading.Lock()
+        self._writer: sqlite3.Connection | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = self._connect()
             self._migrate()
         except (OSError, sqlite3.Error) as error:
+            self.close()
             raise StoreError(f"cannot open the sync database {path}: {error}") from None
 
-    def _connection(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            self._local.conn = conn
-            with self._lock:
-                self._all.append(conn)
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+        )
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
         return conn
 
     @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A connection for reads, from the idle ones (at most :data:`MAX_IDLE` are kept)."""
+        with self._lock:
+            conn = self._idle.pop() if self._idle else None
+        if conn is None:
+            conn = self._connect()
+        try:
+            yield conn
+        finally:
+            with self._lock:
+                keep = len(self._idle) < MAX_IDLE
+                if keep:
+                    self._idle.append(conn)
+            if not keep:
+                conn.close()
+
+    @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, holding the write lock from its start."""
-        conn = self._connection()
+        """One write transaction on the writer's connection, holding the write lock from its
+        start (the writers of this process one at a time)."""
         with self._writing:
+            conn = self._writer
+            if conn is None:
+                raise StoreError("the sync database is closed")
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
@@ -83,15 +103,13 @@ class SqliteStore(SyncStore):
                 conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def schema_version(self) -> int:
-        row = self._connection().execute("SELECT version FROM schema_version").fetchone()
+        with self._reading() as conn:
+            row = conn.execute("SELECT version FROM schema_version").fetchone()
         return int(row[0])
 
     def get(self, key: str) -> Blob | None:
-        row = (
-            self._connection()
-            .execute("SELECT rev, data FROM sync_blobs WHERE id = ?", (key,))
-            .fetchone()
-        )
+        with self._reading() as conn:
+            row = conn.execute("SELECT rev, data FROM sync_blobs WHERE id = ?", (key,)).fetchone()
         if row is None or row[1] is None:
             return None
         return Blob(int(row[0]), bytes(row[1]))
@@ -120,8 +138,8 @@ class SqliteStore(SyncStore):
         return self._swap(key, expected_rev, None)
 
     def close(self) -> None:
-        with self._lock:
-            for conn in self._all:
+        with self._writing, self._lock:
+            for conn in [*self._idle, *([self._writer] if self._writer else [])]:
                 conn.close()
-            self._all.clear()
-        self._local = threading.local()
+            self._idle.clear()
+            self._writer = None
