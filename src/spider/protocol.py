@@ -28,6 +28,7 @@ from .limits import (
 )
 from .moves import DEAL, Action, Move
 from .options import GAMES, RULES, SCORINGS, SUIT_COUNTS, Options
+from .protocol_backup import backup_operations, request_limit
 from .protocol_fields import (
     ERROR_CODES,
     Answer,
@@ -194,6 +195,8 @@ class Session:
         self._ops.update(solver_operations(self))
         # The daily deal and replay links: from spider.protocol_share (no game needed).
         self._ops.update(share_operations(self, game_view))
+        # Backups: checking one, merging two (spider.protocol_backup; no game needed).
+        self._ops.update(backup_operations())
 
     def register(self, op: str, handler: Handler) -> None:
         """Add an operation: ``handler`` takes the request and returns an :class:`Answer`."""
@@ -204,12 +207,13 @@ class Session:
     def handle_json(self, text: str) -> str:
         """Answer a JSON request with a JSON reply (what the Web Worker calls).
 
-        Requests longer than :data:`~spider.limits.MAX_REQUEST_CHARS`, nested deeper than
+        Requests longer than :data:`~spider.limits.MAX_REQUEST_CHARS` (those of the backup
+        operations: :data:`~spider.protocol_backup.MAX_BACKUP_REQUEST_CHARS`), nested deeper than
         :data:`~spider.limits.MAX_JSON_DEPTH`, or holding ``NaN``, ``Infinity`` or numbers too
         large to read are refused with ``bad-request``.
         """
         try:
-            request = load_json(text, "request", MAX_REQUEST_CHARS)
+            request = load_json(text, "request", request_limit(text, MAX_REQUEST_CHARS))
         except ValueError as error:
             reply = self._error_reply(None, "bad-request", str(error))
         else:
