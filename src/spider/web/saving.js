@@ -42,7 +42,8 @@ export function validateGame(d) {
     Array.isArray(d.state.completed) &&
     Number.isInteger(d.state.deals_left);
   if (!okState) throw new Error("saved game: bad shape");
-  return { saved: d.saved, state: d.state, meta: readMeta(d.meta), rev: revOf(d), id: typeof d.id === "string" ? d.id : newId() };
+  const updated = Number.isInteger(d.updated) && d.updated >= 0 ? d.updated : 0;
+  return { saved: d.saved, state: d.state, meta: readMeta(d.meta), rev: revOf(d), id: typeof d.id === "string" ? d.id : newId(), updated };
 }
 
 /**
@@ -101,7 +102,7 @@ export class Saver {
     }
     const next = Math.max(rev, this.synced) + 1; // never back, even after a save was set aside
     /** @type {StoredGame} */
-    const data = { saved, state: game, meta: { ...meta, elapsed: this.hooks.elapsed() }, rev: next, id };
+    const data = { saved, state: game, meta: { ...meta, elapsed: this.hooks.elapsed() }, rev: next, id, updated: Date.now() };
     if (storage.write(GAME_KEY, data)) this.synced = next;
   }
 

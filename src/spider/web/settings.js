@@ -1,5 +1,7 @@
 // @ts-check
-// Settings: full defaults, merged with what the player chose; remembered in storage.
+// Settings: full defaults, merged with what the player chose; remembered in storage with the
+// time they were last changed (`updated`, ms), so that a backup or another device's settings
+// replace them only when changed later.
 
 import { LANGUAGES } from "./i18n.js";
 import * as storage from "./storage.js";
@@ -112,6 +114,10 @@ function validate(data) {
 }
 
 let current = storage.read(KEY, validate, null) ?? defaults();
+/** @param {any} data */
+const stampOf = (data) => (Number.isInteger(data?.updated) && data.updated > 0 ? Number(data.updated) : 0);
+/** When the settings were last changed (ms since 1970; 0: never, or before this was kept). */
+let updated = stampOf(storage.peek(KEY));
 /** @type {Set<(settings: Settings, changed: string[]) => void>} */
 const listeners = new Set();
 
@@ -125,10 +131,34 @@ export function update(patch) {
   /** @type {Record<string, unknown>} */
   const before = current;
   current = validate({ ...current, ...patch, options: { ...current.options, ...(patch.options ?? {}) } });
-  storage.write(KEY, current);
   /** @type {Record<string, unknown>} */
   const after = current;
   const changed = Object.keys(patch).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  if (changed.length) updated = Math.max(Date.now(), updated + 1);
+  storage.write(KEY, { ...current, updated });
+  if (changed.length) for (const fn of listeners) fn(current, changed);
+}
+
+/** @returns {{updated: number, values: Settings}} the settings and when they were last changed */
+export function stamped() {
+  return { updated, values: current };
+}
+
+/**
+ * Takes settings from a backup or another device when they were changed later than these (the
+ * values are checked as stored ones are: unknown or bad ones keep their defaults).
+ * @param {{updated: number, values: Record<string, unknown>}} other
+ */
+export function replace(other) {
+  if (other.updated <= updated) return;
+  /** @type {Record<string, unknown>} */
+  const before = current;
+  current = validate(other.values);
+  updated = other.updated;
+  storage.write(KEY, { ...current, updated });
+  /** @type {Record<string, unknown>} */
+  const after = current;
+  const changed = Object.keys(after).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
   if (changed.length) for (const fn of listeners) fn(current, changed);
 }
 

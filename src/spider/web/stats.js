@@ -15,10 +15,19 @@
 // its own entry, so one tab's records never overwrite another's. Each entry, the list of recent
 // results and the streak across games stand alone: one that cannot be read is set aside (a copy
 // kept, see storage.js) and the others stay.
+//
+// Statistics are kept per device (docs/backup.md): this device's slot under "stats", with a
+// revision `rev` counted up on every change and the time `at` (ms) of the last result on each
+// entry and on the streak across games; the slots of other devices (from a restored backup or
+// from sync) under "stats-devices", as they came, never changed here. What the player sees is
+// the sum over every slot: sums of the counts, the best of the records, and the current streak
+// and recent results of the slot with the latest result. A result recorded here continues the
+// streak of that latest slot, so wins on a phone then on a laptop make one streak.
 
 import * as storage from "./storage.js";
 
 const KEY = "stats";
+const DEVICES_KEY = "stats-devices";
 /** How many results the chart shows, and the most each list of results keeps. */
 export const RECENT = 30;
 
@@ -35,15 +44,21 @@ export const RECENT = 30;
  * @property {number} wonTime the time of those wins, ms
  * @property {number} wonMoves the moves of those wins
  * @property {string} recent the last results, oldest first: "W" won, "L" lost
+ * @property {number} [at] when the last result was recorded, ms since 1970
  */
 
-/** @typedef {{streak: number, bestStreak: number}} Streaks */
+/** @typedef {{streak: number, bestStreak: number, at?: number}} Streaks */
 /** @typedef {[string, "W" | "L"]} Result a variant key and how its game ended */
 
 /**
  * Everything stored: the entries as they were stored (checked; completed by `entry`), the recent
  * results of every game, and the streaks across games (null: not known yet).
- * @typedef {{variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null}} Stored
+ * @typedef {{variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null, rev: number}} Stored
+ */
+
+/**
+ * A device's statistics as a backup holds them (docs/backup.md).
+ * @typedef {{rev: number, variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null}} Slot
  */
 
 /**
@@ -131,6 +146,7 @@ function validEntry(v) {
   const { timedWins = 0, wonTime = 0, wonMoves = 0, recent = "" } = v;
   if (![timedWins, wonTime, wonMoves].every(isCount) || timedWins > v.won) return false;
   if (timedWins === 0 && (wonTime > 0 || wonMoves > 0)) return false;
+  if (v.at !== undefined && !isCount(v.at)) return false;
   return typeof recent === "string" && RESULTS_SHAPE.test(recent) && recent.length <= v.played && wins(recent) <= v.won;
 }
 
@@ -151,7 +167,7 @@ function validRecent(v) {
  * @returns {v is Streaks}
  */
 function validStreaks(v) {
-  return !!v && typeof v === "object" && isCount(v.streak) && isCount(v.bestStreak) && v.streak <= v.bestStreak;
+  return !!v && typeof v === "object" && isCount(v.streak) && isCount(v.bestStreak) && v.streak <= v.bestStreak && (v.at === undefined || isCount(v.at));
 }
 
 /**
@@ -188,7 +204,7 @@ const setAside = (name, v) => storage.setAside(`${KEY}/${name}`, JSON.stringify(
 function load() {
   const raw = storage.read(KEY, validate, { variants: {} });
   /** @type {Stored} */
-  const out = { variants: {}, recent: [], all: null };
+  const out = { variants: {}, recent: [], all: null, rev: isCount(raw.rev) ? raw.rev : 0 };
   let dropped = false;
   uncopied = { variants: {} };
   for (const [key, v] of Object.entries(raw.variants)) {
@@ -211,9 +227,9 @@ function load() {
 }
 
 /** @param {Stored} s */
-function save({ variants, recent, all }) {
+function save({ variants, recent, all, rev }) {
   /** @type {Record<string, unknown>} */
-  const data = { variants: { ...uncopied.variants, ...variants }, recent };
+  const data = { rev, variants: { ...uncopied.variants, ...variants }, recent };
   if (all) data.all = all;
   if ("recent" in uncopied) data.recent = uncopied.recent;
   if ("all" in uncopied) data.all = uncopied.all;
@@ -228,7 +244,74 @@ function save({ variants, recent, all }) {
 function update(change) {
   const stored = load();
   change(stored);
+  stored.rev += 1;
   save(stored);
+}
+
+/**
+ * The slots of other devices, each checked as this device's own (a bad one is set aside whole).
+ * @param {any} data
+ * @returns {Record<string, Slot>}
+ */
+function validateDevices(data) {
+  if (!data || typeof data !== "object" || !data.devices || typeof data.devices !== "object") throw new Error("stats-devices: bad shape");
+  /** @type {Record<string, Slot>} */
+  const out = {};
+  for (const [id, v] of Object.entries(data.devices)) {
+    if (!validSlot(v)) throw new Error("stats-devices: bad slot");
+    out[id] = v;
+  }
+  return out;
+}
+
+/**
+ * @param {any} v
+ * @returns {v is Slot}
+ */
+function validSlot(v) {
+  if (!v || typeof v !== "object" || !isCount(v.rev) || !v.variants || typeof v.variants !== "object") return false;
+  if (!Object.entries(v.variants).every(([k, e]) => KEY_SHAPE.test(k) && validEntry(e))) return false;
+  return (v.recent === undefined || validRecent(v.recent)) && (v.all === undefined || v.all === null || validStreaks(v.all));
+}
+
+/** @returns {Record<string, Slot>} the statistics of other devices, by device id */
+export function otherSlots() {
+  return storage.read(DEVICES_KEY, validateDevices, {});
+}
+
+/** @returns {Slot} this device's statistics, as a backup holds them */
+export function ownSlot() {
+  const { rev, variants, recent, all } = load();
+  return { rev, variants, recent, all };
+}
+
+/**
+ * Replaces the statistics by those of a merged backup: this device's slot when the backup's is
+ * newer (`own`, else null), and every other device's.
+ * @param {Slot | null} own
+ * @param {Record<string, Slot>} others
+ */
+export function replaceSlots(own, others) {
+  if (own && own.rev > load().rev) {
+    uncopied = { variants: {} };
+    save({ rev: own.rev, variants: own.variants, recent: own.recent ?? [], all: own.all ?? null });
+  }
+  storage.write(DEVICES_KEY, { devices: others });
+}
+
+/** @returns {Slot[]} every device's statistics, this device's first */
+function allSlots() {
+  return [ownSlot(), ...Object.values(otherSlots())];
+}
+
+/**
+ * Of several parts, the one with the latest result (`at`); the first (this device's) on a tie.
+ * @template {{at?: number}} T
+ * @param {T[]} parts
+ * @returns {T | undefined}
+ */
+function latest(parts) {
+  return parts.reduce((best, p) => ((p.at ?? 0) > (best.at ?? 0) ? p : best), parts[0]);
 }
 
 /**
@@ -249,8 +332,24 @@ function counted(e) {
  */
 function addResult(s, key, result) {
   s.recent = [...s.recent, /** @type {Result} */ ([key, result])].slice(-RECENT);
-  const streak = result === "W" ? (s.all?.streak ?? 0) + 1 : 0;
-  s.all = { streak, bestStreak: Math.max(s.all?.bestStreak ?? 0, streak) };
+  const others = Object.values(otherSlots()).flatMap((slot) => (slot.all ? [slot.all] : []));
+  const before = latest([s.all ?? { streak: 0, bestStreak: 0 }, ...others]);
+  const streak = result === "W" ? (before?.streak ?? 0) + 1 : 0;
+  s.all = { streak, bestStreak: Math.max(s.all?.bestStreak ?? 0, streak), at: Date.now() };
+}
+
+/**
+ * The entry of `key` to add a result to: this device's, with the current streak of the entry
+ * with the latest result of any device (a streak goes on from one device to the next).
+ * @param {Stored} stored
+ * @param {string} key
+ * @returns {Entry}
+ */
+function entryToChange(stored, key) {
+  const own = entry(stored.variants[key]);
+  const others = Object.values(otherSlots()).flatMap((slot) => (slot.variants[key] ? [entry(slot.variants[key])] : []));
+  const last = /** @type {Entry} */ (latest([own, ...others]));
+  return { ...own, streak: last.streak };
 }
 
 /**
@@ -259,9 +358,35 @@ function addResult(s, key, result) {
  */
 const pushResult = (recent, result) => (recent + result).slice(-RECENT);
 
-/** @param {string} key */
+/**
+ * The statistics of `key` as the player sees them: the sums over every device's entry, the best
+ * of their records, and the current streak and recent results of the entry with the latest
+ * result.
+ * @param {string} key
+ * @returns {Entry}
+ */
 export function get(key) {
-  return entry(load().variants[key]);
+  const entries = allSlots().flatMap((slot) => (slot.variants[key] ? [entry(slot.variants[key])] : []));
+  if (entries.length <= 1) return entry(entries[0]);
+  const sum = sumEntries(entries);
+  const last = /** @type {Entry} */ (latest(entries));
+  return { ...sum, streak: last.streak, bestStreak: Math.max(...entries.map((e) => e.bestStreak)), recent: last.recent };
+}
+
+/**
+ * The sums of `entries`' counts and the best of their records.
+ * @param {Entry[]} entries
+ * @returns {Entry}
+ */
+function sumEntries(entries) {
+  const sum = empty();
+  for (const e of entries) {
+    for (const k of /** @type {const} */ (["played", "won", "timedWins", "wonTime", "wonMoves"])) sum[k] += e[k];
+    if (e.bestScore !== null) sum.bestScore = Math.max(sum.bestScore ?? e.bestScore, e.bestScore);
+    if (e.bestTime !== null) sum.bestTime = Math.min(sum.bestTime ?? e.bestTime, e.bestTime);
+    if (e.fewestMoves !== null) sum.fewestMoves = Math.min(sum.fewestMoves ?? e.fewestMoves, e.fewestMoves);
+  }
+  return sum;
 }
 
 /**
@@ -270,17 +395,16 @@ export function get(key) {
  * @returns {Omit<Entry, "streak" | "bestStreak"> & {streak: number | null, bestStreak: number | null}}
  */
 export function totals() {
-  const { variants, recent, all } = load();
-  const sum = empty();
-  for (const v of Object.values(variants)) {
-    const e = entry(v);
-    for (const k of /** @type {const} */ (["played", "won", "timedWins", "wonTime", "wonMoves"])) sum[k] += e[k];
-    if (e.bestScore !== null) sum.bestScore = Math.max(sum.bestScore ?? e.bestScore, e.bestScore);
-    if (e.bestTime !== null) sum.bestTime = Math.min(sum.bestTime ?? e.bestTime, e.bestTime);
-    if (e.fewestMoves !== null) sum.fewestMoves = Math.min(sum.fewestMoves ?? e.fewestMoves, e.fewestMoves);
-  }
+  const slots = allSlots();
+  const sum = sumEntries(slots.flatMap((slot) => Object.values(slot.variants).map(entry)));
+  const known = slots.filter((slot) => slot.all);
+  // The slot with the latest result gives the current streak and the recent results.
+  const last = latest(known.map((slot) => ({ ...slot, at: slot.all?.at })));
+  const recent = (last ?? slots[0]).recent ?? [];
+  /** @type {Streaks | null} */
+  let streaks = last?.all ? { streak: last.all.streak, bestStreak: Math.max(...known.map((slot) => slot.all?.bestStreak ?? 0)) } : null;
   // No game yet: the streaks are known (0); games counted before they were kept: not known.
-  const streaks = all ?? (sum.played === 0 ? { streak: 0, bestStreak: 0 } : null);
+  if (!streaks && sum.played === 0) streaks = { streak: 0, bestStreak: 0 };
   return { ...sum, recent: recent.map((r) => r[1]).join(""), streak: streaks?.streak ?? null, bestStreak: streaks?.bestStreak ?? null };
 }
 
@@ -307,7 +431,7 @@ export function recordWin(key, { score, moves, time }) {
     moves: s.fewestMoves === null || moves < s.fewestMoves,
   };
   update((stored) => {
-    const e = entry(stored.variants[key]);
+    const e = entryToChange(stored, key);
     const streak = e.streak + 1;
     stored.variants[key] = counted({
       ...e,
@@ -321,6 +445,7 @@ export function recordWin(key, { score, moves, time }) {
       wonTime: e.wonTime + Math.max(0, Math.floor(time)),
       wonMoves: e.wonMoves + moves,
       recent: pushResult(e.recent, "W"),
+      at: Date.now(),
     });
     addResult(stored, key, "W");
   });
@@ -334,7 +459,7 @@ export function recordWin(key, { score, moves, time }) {
 export function recordLoss(key) {
   update((stored) => {
     const e = entry(stored.variants[key]);
-    stored.variants[key] = counted({ ...e, streak: 0, recent: pushResult(e.recent, "L") });
+    stored.variants[key] = counted({ ...e, streak: 0, recent: pushResult(e.recent, "L"), at: Date.now() });
     addResult(stored, key, "L");
   });
 }
@@ -351,8 +476,9 @@ export function reset(key) {
     });
     return;
   }
+  const rev = load().rev + 1;
   uncopied = { variants: {} };
-  save({ variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
+  save({ rev, variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
 }
 
 /** @param {{played: number, won: number}} s */

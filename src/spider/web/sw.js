@@ -56,6 +56,7 @@ const SHELL = [
   "/sound.js",
   "/taps.js",
   "/daily.js",
+  "/backupdoc.js",
   "/replay.js",
   "/think.js",
   "/worker.js",

@@ -158,6 +158,7 @@
  * @property {Meta} meta
  * @property {number} rev
  * @property {string} id
+ * @property {number} [updated] when it was saved, ms since 1970 (0: before this was kept)
  */
 
 /**

@@ -1,0 +1,102 @@
+// @ts-check
+// The backup document of this device (format "spider-backup", version 1; docs/backup.md): what
+// "Back up" writes, what "Restore" and sync merge. The engine checks and merges documents (ops
+// "backup-check" and "backup-merge"); this module only gathers them from storage and writes a
+// merged one back.
+//
+// `apply` writes by the rules two tabs follow: the game with a revision above the stored one, so
+// every tab takes it up (this one too: the same `storage` event another tab would send); this
+// device's statistics only when the document's are newer (a higher `rev`), the other devices'
+// as they are; the daily results as merged; the settings when they were changed later.
+
+import { readStored, GAME_KEY } from "./saving.js";
+import * as settings from "./settings.js";
+import * as stats from "./stats.js";
+import * as storage from "./storage.js";
+
+export const FORMAT = "spider-backup";
+export const VERSION = 1;
+const DEVICE_KEY = "device";
+const DAILY_KEY = "daily";
+const DEVICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * @typedef {object} BackupDoc
+ * @property {string} format
+ * @property {number} version
+ * @property {string} written ISO time
+ * @property {string} device
+ * @property {import("./types.js").StoredGame | null} game
+ * @property {{devices: Record<string, import("./stats.js").Slot>}} stats
+ * @property {{days: Record<string, Record<string, {score: number, moves: number, time: number}>>}} daily
+ * @property {{updated: number, values: Record<string, unknown>} | null} settings
+ */
+
+/** @param {any} v */
+function validateId(v) {
+  if (typeof v !== "string" || !DEVICE_ID.test(v)) throw new Error("device: bad id");
+  return v;
+}
+
+/** A new random device id: 16 bytes, base64url (22 characters). */
+function newDeviceId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** @type {string | null} */
+let device = null;
+
+/** This device's id, made once and kept under its own storage key. */
+export function deviceId() {
+  if (device) return device;
+  device = storage.read(DEVICE_KEY, validateId, null);
+  if (!device) {
+    device = newDeviceId();
+    storage.write(DEVICE_KEY, device);
+  }
+  return device;
+}
+
+/** @param {any} data */
+function validateDays(data) {
+  if (!data || typeof data !== "object" || !data.days || typeof data.days !== "object") throw new Error("daily: bad shape");
+  return data.days;
+}
+
+/** @returns {BackupDoc} this device's document: its game, every device's statistics, its daily results and settings */
+export function collect() {
+  const id = deviceId();
+  const stored = readStored();
+  return {
+    format: FORMAT,
+    version: VERSION,
+    written: new Date().toISOString(),
+    device: id,
+    game: stored ? { ...stored, updated: stored.updated ?? 0 } : null,
+    stats: { devices: { ...stats.otherSlots(), [id]: stats.ownSlot() } },
+    daily: { days: storage.read(DAILY_KEY, validateDays, {}) },
+    settings: settings.stamped(),
+  };
+}
+
+/**
+ * Writes a merged document (from the engine's "backup-merge" of `collect()` and another one)
+ * into storage, and lets every tab, this one too, take up what changed.
+ * @param {BackupDoc} doc
+ */
+export function apply(doc) {
+  const id = deviceId();
+  const { [id]: own = null, ...others } = doc.stats.devices;
+  stats.replaceSlots(own, others);
+  storage.write(DAILY_KEY, doc.daily);
+  if (doc.settings) settings.replace(doc.settings);
+  const stored = readStored();
+  if (doc.game && doc.game.saved !== stored?.saved) {
+    const peeked = /** @type {{rev?: unknown} | null} */ (storage.peek(GAME_KEY));
+    const rev = Math.max(Number.isInteger(peeked?.rev) ? Number(peeked?.rev) : 0, doc.game.rev) + 1;
+    storage.write(GAME_KEY, { ...doc.game, rev });
+  }
+  // The tabs take up a newer game, and show statistics afresh, on a storage event.
+  dispatchEvent(new StorageEvent("storage", { key: null }));
+}
