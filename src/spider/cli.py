@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
+from .cli_backup import add_backup_command
 from .daily import daily_deals, parse_day
 from .errors import IllegalMove, InvalidCode
 from .game import Game
@@ -308,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_game_commands(commands)
     _add_share_commands(commands)  # issue 15: daily, replay (see the block below)
+    add_backup_command(commands)
 
     _add_serve_commands(commands)
     _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
