@@ -46,6 +46,16 @@ function newDeviceId() {
 
 /** @type {string | null} */
 let device = null;
+/** The saved game this tab last wrote from a backup (so it does not announce it as another tab's). */
+let appliedSaved = "";
+
+/**
+ * Whether `stored` is the game this tab just restored.
+ * @param {{saved: string}} stored
+ */
+export function isApplied(stored) {
+  return stored.saved === appliedSaved;
+}
 
 /** This device's id, made once and kept under its own storage key. */
 export function deviceId() {
@@ -95,6 +105,7 @@ export function apply(doc) {
   if (doc.game && doc.game.saved !== stored?.saved) {
     const peeked = /** @type {{rev?: unknown} | null} */ (storage.peek(GAME_KEY));
     const rev = Math.max(Number.isInteger(peeked?.rev) ? Number(peeked?.rev) : 0, doc.game.rev) + 1;
+    appliedSaved = doc.game.saved;
     storage.write(GAME_KEY, { ...doc.game, rev });
   }
   // The tabs take up a newer game, and show statistics afresh, on a storage event.

@@ -8,6 +8,8 @@
 // engine's refusals.
 
 import { shake } from "./anim.js";
+import * as backupdoc from "./backupdoc.js";
+import * as backupUi from "./backupui.js";
 import { engine } from "./boot.js";
 import { showEngineStatus, updateStatus } from "./controls.js";
 import * as daily from "./daily.js";
@@ -246,7 +248,8 @@ async function takeUp(stored) {
   if (!reply.ok) return;
   store.adopt(stored);
   store.apply(reply, { op: "load" }, { boot: true });
-  toast(i18n.t("sync.newer"));
+  // A restored backup says itself what it changed.
+  if (!backupdoc.isApplied(stored)) toast(i18n.t("sync.newer"));
 }
 
 /** @param {string} choice the answer to "No more moves" */
@@ -554,6 +557,10 @@ const ACTIONS = {
     const variants = store.state.game?.variants;
     statsView.openStats(stats.variantKey(currentOptions(), variants), variants);
   },
+  // a backup file of the game, statistics, daily results and settings (backupui.js)
+  backup: () => backupUi.download(),
+  restore: () => booted.then(() => backupUi.chooseFile(ask)),
+  "restore-confirm": () => backupUi.confirm(),
   settings: () => dialogs.openSettings(settings.get(), (/** @type {any} */ patch) => settings.update(patch)),
   help: () => dialogs.openHelp(store.state.game?.game ?? "spider"),
   share,

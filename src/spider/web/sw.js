@@ -57,6 +57,7 @@ const SHELL = [
   "/taps.js",
   "/daily.js",
   "/backupdoc.js",
+  "/backupui.js",
   "/replay.js",
   "/think.js",
   "/worker.js",
