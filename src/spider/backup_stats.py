@@ -178,7 +178,7 @@ def check_entry(data: object, options: Options, where: str) -> JsonObject:
     e["recent"] = recent
     e.update(_stamp(data, where))
     # Every win is a game played; a streak is a run of wins, never longer than the best one (a
-    # streak may go on from another device's wins: check_slots bounds it by every device's);
+    # streak may go on from another device's wins: check_slots cuts it to every device's);
     # every win in the sums is a win; every recent result is a game played, every W a win.
     if not e["won"] <= e["played"]:
         raise _fail(where, "more games won than played")
@@ -269,28 +269,32 @@ def check_slots(data: object) -> dict[str, JsonObject]:
         if not DEVICE_RE.match(device):
             raise _fail("stats.devices", f"{excerpt(device)} is not a device id")
         out[device] = check_slot(slot, f"stats.devices.{device}")
-    _check_streak_wins(out)
-    return out
+    return _bound_streaks(out)
 
 
-def _check_streak_wins(slots: dict[str, JsonObject]) -> None:
-    """A best streak is a run of wins: of one game, never more than that game's wins on every
+def _bound_streaks(slots: dict[str, JsonObject]) -> dict[str, JsonObject]:
+    """Every best streak cut to the wins it can be made of.
+
+    A best streak is a run of wins: of one game, never more than that game's wins on every
     device together (a device's streak goes on from another's); across games, never more than
-    all the wins."""
+    all the wins.  A longer one is cut rather than refused: after one device resets its
+    statistics, another's streak may honestly be longer than the wins left in the document.
+    """
     wins: dict[str, int] = {}
     for slot in slots.values():
         for key, e in slot["variants"].items():
             wins[key] = wins.get(key, 0) + e["won"]
     total = sum(wins.values())
+    out: dict[str, JsonObject] = {}
     for device, slot in slots.items():
-        for key, e in slot["variants"].items():
-            if e["bestStreak"] > wins[key]:
-                raise _fail(
-                    f"stats.devices.{device}.variants.{key}.bestStreak",
-                    f"{e['bestStreak']}, more than the {wins[key]} games of it won",
-                )
-        if slot["all"] is not None and slot["all"]["bestStreak"] > total:
-            raise _fail(
-                f"stats.devices.{device}.all.bestStreak",
-                f"{slot['all']['bestStreak']}, more than the {total} games won",
-            )
+        variants = {key: _cut(e, wins[key]) for key, e in slot["variants"].items()}
+        streaks = slot["all"] if slot["all"] is None else _cut(slot["all"], total)
+        out[device] = {**slot, "variants": variants, "all": streaks}
+    return out
+
+
+def _cut(part: JsonObject, wins: int) -> JsonObject:
+    """``part``'s best streak at most ``wins``, its streak at most its best streak."""
+    if part["bestStreak"] <= wins:
+        return part
+    return {**part, "bestStreak": wins, "streak": min(part["streak"], wins)}
