@@ -13,6 +13,7 @@ import pytest
 from conftest import PROFILES, LiveServer
 from playwright.sync_api import Browser, Page, expect
 from test_app_daily_replay import NOON, _todays_nearly_won
+from test_app_games import nearly_won_deal
 from webapp import (
     SPIDER_2,
     SPIDERETTE_4,
@@ -51,6 +52,30 @@ B_STATS = {
     "variants": {B_KEY: B_ENTRY},
     "recent": [[B_KEY, "W"], [B_KEY, "L"]],
     "all": {"streak": 0, "bestStreak": 1},
+}
+# A third device's statistics, as sync or an earlier restore left them on B: two wins in a row of
+# 1-suit Spider, the last at 1970-01-01T00:00:01Z.
+PHONE_KEY = "spider/1/classic/standard"
+PHONE_STATS = {
+    "rev": 5,
+    "variants": {
+        PHONE_KEY: {
+            "played": 2,
+            "won": 2,
+            "streak": 2,
+            "bestStreak": 2,
+            "bestScore": 1000,
+            "bestTime": 200_000,
+            "fewestMoves": 120,
+            "timedWins": 2,
+            "wonTime": 500_000,
+            "wonMoves": 300,
+            "recent": "WW",
+            "at": 1000,
+        }
+    },
+    "recent": [[PHONE_KEY, "W"], [PHONE_KEY, "W"]],
+    "all": {"streak": 2, "bestStreak": 2, "at": 1000},
 }
 # Everything the app keeps, but the copies of unreadable data.
 STORED = """() => Object.fromEntries(Object.keys(localStorage)
@@ -141,23 +166,32 @@ def test_backup_on_one_device_restored_on_another(
     text = backup.read_text(encoding="utf-8")
     assert json.loads(text)["format"] == "spider-backup"
 
-    # Device B: its own statistics and a game saved earlier.
+    # Device B: its own statistics, a third device's, and a game it wins (earlier that day):
+    # its streak goes on from the third device's.
     b = browser.new_context(base_url=live_server.url, **PROFILES["desktop"])
     try:
         other = b.new_page()
-        b_game = Game.from_code(SPIDERETTE_4)
-        b_saved = b_game.to_json()
-        b_state = Session().handle({"op": "load", "saved": b_saved})["state"]
-        stored_b = {"saved": b_saved, "state": b_state, "meta": {}, "rev": 1, "updated": 1000}
-        seed_storage(other, {"spider:game": envelope(stored_b), "spider:stats": envelope(B_STATS)})
+        b_game, b_last, b_entry = nearly_won_deal()
+        seed_storage(
+            other,
+            {
+                "spider:game": b_entry,
+                "spider:stats": envelope(B_STATS),
+                "spider:stats-devices": envelope({"devices": {"phone": PHONE_STATS}}),
+            },
+        )
         other.clock.set_fixed_time("2026-11-30T08:00:00")
         other.goto("/")
         wait_ready(other)
         assert_shows(other, b_game)
-        _figures(other, played="3", won="1")
+        _figures(other, played="5", won="3", streak="2", best_streak="2")
+        drag(other, "desktop", b_last.src, -b_last.count, b_last.dst)
+        expect(other.locator("#dlg-win")).to_be_visible()
+        other.locator('#dlg-win button[value="close"]').click()
+        _figures(other, played="6", won="4", streak="3", best_streak="3")
 
-        # The file is shown, with what restoring it changes; restored, B shows the sum and A's
-        # newer game, and is told what changed.
+        # The file is shown, with what restoring it changes; restored, B shows the sum, the
+        # streak of the latest result (A's loss) and A's newer game, and is told what changed.
         dialog = _restore(other, backup)
         expect(dialog).to_have_attribute("data-state", "ready")
         expect(dialog.locator('[data-stat="stats"]')).to_have_text("played: 3 · won: 1")
@@ -170,7 +204,7 @@ def test_backup_on_one_device_restored_on_another(
             "Restored: the game in progress, statistics, daily results, settings."
         )
         assert_shows(other, a_game)
-        _figures(other, played="6", won="2", streak="0", best_streak="1")
+        _figures(other, played="9", won="5", streak="0", best_streak="3")
         daily = json.loads(other.evaluate("() => localStorage.getItem('spider:daily')"))
         assert list(daily["data"]["days"]) == ["2026-11-30"]
 
@@ -183,7 +217,7 @@ def test_backup_on_one_device_restored_on_another(
             "Nothing to restore: everything in this file was already here."
         )
         assert other.evaluate(STORED) == before
-        _figures(other, played="6", won="2")
+        _figures(other, played="9", won="5")
 
         # Forged files: statistics edited, a state its history does not give. Refused in
         # words; nothing changes.
