@@ -23,12 +23,14 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from spider import Game, Move
+from spider.backup import check_document
 from spider.protocol import Session
 from spider.replay import encode_replay
 from spider.serve_bytecode import STAMP_NAME, load_bytecode
 from spider.serve_engine import build_engine_zip
 from spider.serve_runtime import default_bytecode_dir
 from spider.server import create_app, default_pyodide_dir
+from tests.test_backup import document
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE_DIR = REPO / "src" / "spider"
@@ -324,6 +326,7 @@ def every_op() -> list[dict[str, Any]]:
     game = Game.from_code(CODE)
     move = next(m for m in game.legal_moves())
     auto = next(m for m in game.legal_moves() if m.count == 1)
+    backup = check_document(document()).to_json()
     return [
         {"op": "new", "game": "spiderette", "suits": 4, "scoring": "reveal"},
         {"op": "new", "game": "spider", "suits": 2, "rule": "flexible"},
@@ -347,6 +350,8 @@ def every_op() -> list[dict[str, Any]]:
         {"op": "export"},
         {"op": "restart"},
         {"op": "open", "position": position_of(CODE)},
+        {"op": "backup-check", "text": json.dumps(document())},
+        {"op": "backup-merge", "local": backup, "incoming": backup},
     ]
 
 
