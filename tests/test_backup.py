@@ -268,6 +268,7 @@ def test_protocol_check_and_merge() -> None:
     assert bad["error"]["message"].startswith("incoming: ")
     missing = session.handle({"op": "backup-merge", "local": doc})
     assert missing["error"]["code"] == "bad-request"
+    assert session.handle({"op": "backup-check", "text": 5})["error"]["code"] == "bad-request"
 
 
 def test_backup_requests_have_their_own_size_limit() -> None:

@@ -57,7 +57,7 @@ def backup_operations() -> dict[str, Handler]:
     """The ``backup-check`` and ``backup-merge`` operations."""
 
     def op_check(request: dict[str, Any]) -> Answer:
-        text = text_field(request, "text", "not-backup")
+        text = text_field(request, "text", "bad-request")
         try:
             backup = read_backup(text)
         except InvalidBackup as error:

@@ -145,12 +145,13 @@ export function stamped() {
 }
 
 /**
- * Takes settings from a backup or another device when they were changed later than these (the
- * values are checked as stored ones are: unknown or bad ones keep their defaults).
+ * Takes the settings of a merged backup unless these were changed later (the engine's merge
+ * picks settings of the same time by their values, so every device takes the same ones). The
+ * values are checked as stored ones are: unknown or bad ones keep their defaults.
  * @param {{updated: number, values: Record<string, unknown>}} other
  */
 export function replace(other) {
-  if (other.updated <= updated) return;
+  if (other.updated < updated || JSON.stringify(validate(other.values)) === JSON.stringify(current)) return;
   /** @type {Record<string, unknown>} */
   const before = current;
   current = validate(other.values);
