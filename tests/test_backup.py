@@ -277,6 +277,8 @@ def test_backup_requests_have_their_own_size_limit() -> None:
     big = '{"op": "backup-check", "text": "{}"' + padding + "}"
     reply = json.loads(session.handle_json(big))
     assert reply["error"]["code"] == "not-backup"  # read, not refused for its size
+    with_id = '{"id": 7, "op": "backup-check", "text": "{}"' + padding + "}"
+    assert json.loads(session.handle_json(with_id))["error"]["code"] == "not-backup"
     other = '{"op": "state"' + padding + "}"
     assert "more than" in json.loads(session.handle_json(other))["error"]["message"]
     huge = '{"op": "backup-check", "text": "{}"' + " " * MAX_BACKUP_REQUEST_CHARS + "}"

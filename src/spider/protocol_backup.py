@@ -11,7 +11,8 @@ changes the player's game.
 
 A bad document is refused with its :class:`~spider.backup.InvalidBackup` code (``not-backup``,
 ``backup-version``, ``bad-backup``, ``backup-too-large``).  Requests of these operations may be
-longer than other requests (:data:`MAX_BACKUP_REQUEST_CHARS`), when they name their op first.
+longer than other requests (:data:`MAX_BACKUP_REQUEST_CHARS`), when they name their op first
+(after an ``id``).
 """
 
 from __future__ import annotations
@@ -29,12 +30,16 @@ MAX_BACKUP_REQUEST_CHARS: Final = 2 * MAX_BACKUP_CHARS + 100_000
 """The longest request of a backup operation: a backup's text written as a JSON string (its
 escapes at most double it), or two documents to merge."""
 
-_BACKUP_OP: Final = re.compile(r'\s*\{\s*"op"\s*:\s*"backup-(?:check|merge)"')
+_BACKUP_OP: Final = re.compile(
+    r'\s*\{\s*(?:"id"\s*:\s*(?:-?[0-9]{1,16}|"[^"\\]{0,100}"|null)\s*,\s*)?'
+    r'"op"\s*:\s*"backup-(?:check|merge)"'
+)
 
 
 def request_limit(text: object, default: int) -> int:
     """The most characters request ``text`` may have: :data:`MAX_BACKUP_REQUEST_CHARS` for a
-    request that begins by naming a backup operation, else ``default`` (read before parsing)."""
+    request that begins by naming a backup operation (after its ``id``, if that comes first),
+    else ``default`` (read before parsing)."""
     if isinstance(text, str) and _BACKUP_OP.match(text[:200]):
         return MAX_BACKUP_REQUEST_CHARS
     return default
