@@ -99,10 +99,17 @@ export function apply(doc) {
   const id = deviceId();
   const { [id]: own = null, ...others } = doc.stats.devices;
   stats.replaceSlots(own, others);
-  storage.write(DAILY_KEY, doc.daily);
+  // A daily result recorded here since `collect()` is kept: nothing present is dropped.
+  const days = storage.read(DAILY_KEY, validateDays, {});
+  /** @type {BackupDoc["daily"]["days"]} */
+  const merged = { ...doc.daily.days };
+  for (const [day, results] of Object.entries(days)) merged[day] = { ...results, ...(merged[day] ?? {}) };
+  storage.write(DAILY_KEY, { days: merged });
   if (doc.settings) settings.replace(doc.settings);
   const stored = readStored();
-  if (doc.game && doc.game.saved !== stored?.saved) {
+  // A game saved here since `collect()` (played on meanwhile) is newer: it is never overwritten.
+  const newer = stored && (stored.updated ?? 0) > (doc.game?.updated ?? 0);
+  if (doc.game && doc.game.saved !== stored?.saved && !newer) {
     const peeked = /** @type {{rev?: unknown} | null} */ (storage.peek(GAME_KEY));
     const rev = Math.max(Number.isInteger(peeked?.rev) ? Number(peeked?.rev) : 0, doc.game.rev) + 1;
     appliedSaved = doc.game.saved;

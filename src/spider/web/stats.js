@@ -286,8 +286,8 @@ export function ownSlot() {
 }
 
 /**
- * Replaces the statistics by those of a merged backup: this device's slot when the backup's is
- * newer (`own`, else null), and every other device's.
+ * Takes the statistics of a merged backup: this device's slot when the backup's is newer
+ * (`own`, else null), and every other device's slot that is not older than the one kept here.
  * @param {Slot | null} own
  * @param {Record<string, Slot>} others
  */
@@ -296,7 +296,11 @@ export function replaceSlots(own, others) {
     uncopied = { variants: {} };
     save({ rev: own.rev, variants: own.variants, recent: own.recent ?? [], all: own.all ?? null });
   }
-  storage.write(DEVICES_KEY, { devices: others });
+  // Another device's slot written here since the backup was gathered (by another tab) stays
+  // when it is newer: a slot is only ever replaced by one of a higher revision.
+  const out = otherSlots();
+  for (const [id, slot] of Object.entries(others)) if (!out[id] || slot.rev >= out[id].rev) out[id] = slot;
+  storage.write(DEVICES_KEY, { devices: out });
 }
 
 /** @returns {Slot[]} every device's statistics, this device's first */
