@@ -73,15 +73,26 @@ function line(tag, text, attr) {
 }
 
 /**
+ * The words of a refusal: of the file, or (message "local: …") of what this browser keeps.
+ * @param {Reply} reply
+ */
+function refusal(reply) {
+  const code = reply.error?.code ?? "read";
+  if (REFUSALS.has(code) && reply.error?.message.startsWith("local: ")) return "restore.bad.local";
+  return REFUSALS.has(code) ? `restore.bad.${code}` : "restore.bad.read";
+}
+
+/**
  * Shows the dialog with a refusal: the file is not restored.
  * @param {string} code
+ * @param {string} [key] the words to show (by default those of `code`)
  */
-function refuse(code) {
+function refuse(code, key = REFUSALS.has(code) ? `restore.bad.${code}` : "restore.bad.read") {
   pending = null;
   const summary = /** @type {HTMLElement} */ (dlg.querySelector("[data-restore-summary]"));
   const changes = /** @type {HTMLElement} */ (dlg.querySelector("[data-restore-changes]"));
   summary.replaceChildren();
-  changes.replaceChildren(line("p", t(REFUSALS.has(code) ? `restore.bad.${code}` : "restore.bad.read"), "restore-refused"));
+  changes.replaceChildren(line("p", t(key), "restore-refused"));
   dlg.dataset.state = "refused";
   dlg.dataset.code = code;
   confirmBtn.hidden = true;
@@ -142,12 +153,12 @@ export async function check(ask, file) {
   }
   const reply = /** @type {BackupReply} */ (await ask({ op: "backup-check", text }));
   if (!reply.ok || !reply.backup || !reply.summary) {
-    refuse(reply.error?.code ?? "read");
+    refuse(reply.error?.code ?? "read", refusal(reply));
     return;
   }
   const preview = await merged(ask, reply.backup);
   if (!preview.ok || !preview.changed || !preview.summary) {
-    refuse(preview.error?.code ?? "read");
+    refuse(preview.error?.code ?? "read", refusal(preview));
     return;
   }
   pending = { ask, doc: reply.backup };
@@ -167,7 +178,7 @@ export async function confirm() {
   if (!job) return;
   const reply = await merged(job.ask, job.doc);
   if (!reply.ok || !reply.backup || !reply.changed) {
-    toast(t(`restore.bad.${REFUSALS.has(reply.error?.code ?? "") ? reply.error?.code : "read"}`));
+    toast(t(refusal(reply)));
     return;
   }
   const changed = reply.changed;

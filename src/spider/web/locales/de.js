@@ -357,6 +357,7 @@ export default {
   "restore.bad.bad-backup": "Diese Sicherung ist beschädigt oder wurde verändert und kann nicht wiederhergestellt werden. Es wurde nichts geändert.",
   "restore.bad.backup-too-large": "Diese Datei ist zu groß für eine Spider-Sicherung. Es wurde nichts geändert.",
   "restore.bad.read": "Diese Datei konnte nicht gelesen werden. Es wurde nichts geändert.",
+  "restore.bad.local": "Was dieser Browser gespeichert hat, ließ sich nicht mit dieser Datei zusammenführen. Es wurde nichts geändert.",
   "share.replay.copied": "Replay-Link kopiert: Er zeigt dieses Spiel Zug für Zug.",
   "error.invalid-replay": "Dieser Replay-Link kann nicht gelesen werden.",
   "error.not-replayable": "Als Replay teilen lässt sich nur ein Spiel mit Code, das von Anfang an gespielt wurde.",

@@ -357,6 +357,7 @@ export default {
   "restore.bad.bad-backup": "This backup is damaged or was edited, so it cannot be restored. Nothing was changed.",
   "restore.bad.backup-too-large": "This file is too large to be a Spider backup. Nothing was changed.",
   "restore.bad.read": "This file could not be read. Nothing was changed.",
+  "restore.bad.local": "What this browser keeps could not be merged with this file, so nothing was changed.",
   "share.replay.copied": "Replay link copied: it shows this game move by move.",
   "error.invalid-replay": "This replay link cannot be read.",
   "error.not-replayable": "Only a game played from the start of a deal with a code can be shared as a replay.",

@@ -357,6 +357,7 @@ export default {
   "restore.bad.bad-backup": "Cette sauvegarde est abîmée ou a été modifiée : elle ne peut pas être restaurée. Rien n'a été modifié.",
   "restore.bad.backup-too-large": "Ce fichier est trop volumineux pour être une sauvegarde de Spider. Rien n'a été modifié.",
   "restore.bad.read": "Ce fichier n'a pas pu être lu. Rien n'a été modifié.",
+  "restore.bad.local": "Ce que ce navigateur conserve n'a pas pu être fusionné avec ce fichier : rien n'a été modifié.",
   "share.replay.copied": "Lien de relecture copié : il montre cette partie coup par coup.",
   "error.invalid-replay": "Ce lien de relecture ne peut pas être lu.",
   "error.not-replayable": "Seule une partie jouée depuis le début d'une donne à code peut être partagée en relecture.",

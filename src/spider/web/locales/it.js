@@ -363,6 +363,7 @@ export default {
   "restore.bad.bad-backup": "Questo backup è danneggiato o è stato modificato, quindi non si può ripristinare. Non è cambiato nulla.",
   "restore.bad.backup-too-large": "Questo file è troppo grande per essere un backup di Spider. Non è cambiato nulla.",
   "restore.bad.read": "Impossibile leggere questo file. Non è cambiato nulla.",
+  "restore.bad.local": "Ciò che conserva questo browser non si è potuto unire a questo file, quindi non è cambiato nulla.",
   "share.replay.copied": "Link del replay copiato: mostra questa partita mossa per mossa.",
   "error.invalid-replay": "Questo link di replay non si può leggere.",
   "error.not-replayable": "Si può condividere come replay solo una partita giocata dall'inizio di una distribuzione con codice.",
