@@ -1,4 +1,4 @@
-"""uvicorn's HTTP/1.1 protocol with the timeouts it lacks, for ``spider serve``.
+"""uvicorn's HTTP/1.1 protocol with the timeouts and limits it lacks, for ``spider serve``.
 
 ``spider serve`` runs uvicorn's httptools protocol (a C parser: about a third of the CPU per
 request of the pure-Python h11 one, measured with ``benchmarks/serve.py``) on asyncio's own
@@ -6,7 +6,9 @@ loop (under 1,000 connections uvloop accepted new ones seconds late, and served 
 closes a keep-alive connection that stays idle ``timeout_keep_alive`` seconds after a response,
 but nothing else: a client that connects and sends nothing, sends a request line or its headers
 a byte at a time, or never reads the response keeps its connection (and what it holds) for
-ever. :class:`TimedHttpToolsProtocol` adds:
+ever. :class:`TimedHttpToolsProtocol` extends
+:class:`~spider.serve_limits.LimitedHttpToolsProtocol` (bounded request line, headers and
+bodies) and adds:
 
 - a **request timeout**: the whole request (line, headers and any body) must arrive within
   ``request_timeout`` seconds of the connection opening or of its first byte after the previous
@@ -36,10 +38,10 @@ import os
 from typing import Any
 
 import httptools
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import get_client_addr
 
 from spider.serve_headers import REQUEST_TIMEOUT, SEND_TIMEOUT
+from spider.serve_limits import LimitedHttpToolsProtocol
 from spider.serve_static import SEND_CHUNK, Replay, ResponseMemo
 
 REQUEST_TIMEOUT_ENV = "SPIDER_SERVE_REQUEST_TIMEOUT"
@@ -92,8 +94,9 @@ def configure(request_timeout: float, send_timeout: float) -> None:
     os.environ[SEND_TIMEOUT_ENV] = repr(send_timeout)
 
 
-class TimedHttpToolsProtocol(HttpToolsProtocol):
-    """uvicorn's :class:`HttpToolsProtocol` with the request and send timeouts."""
+class TimedHttpToolsProtocol(LimitedHttpToolsProtocol):
+    """uvicorn's :class:`HttpToolsProtocol` with the size limits, the request and send
+    timeouts, and kept answers written directly."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -121,10 +124,13 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
         if replay is None:
             super().on_headers_complete()
         else:
+            self._head_complete()
             self._write_replay(replay)
 
     def on_message_complete(self) -> None:
-        if not isinstance(self.cycle, ReplayInFlight):
+        if isinstance(self.cycle, ReplayInFlight):
+            self._request_arrived()
+        else:
             super().on_message_complete()
         self._receiving = False
         self._cancel_request_timer()
