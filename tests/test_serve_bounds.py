@@ -1,16 +1,18 @@
 """A public ``spider serve`` holds up: request heads and bodies are bounded as they arrive, a
-flood of huge headers leaves its memory where it was, and ``/start.json`` answers 400 to
-anything malformed.
+flood of huge headers leaves its memory where it was, ``/start.json`` answers 400 to anything
+malformed, and a server that cannot listen says so in one line.
 
 Everything runs against a real ``spider serve --workers 2`` over real sockets (the limits must
-hold in every worker process).
+hold in every worker process), and the command line in subprocesses.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import select
+import shutil
 import socket
 import subprocess
 import sys
@@ -397,3 +399,68 @@ def test_start_answers_malformed_queries_over_http_with_400(served: Served) -> N
         assert status == 400, (query[:80], answer.raw[:300])
         code = json.loads(body)["error"]["code"]
         assert code in ERROR_CODES and code != "internal-error", query[:80]
+
+
+# ------------------------------------------------------------------------- bind failures
+
+
+def _serve_fails(args: list[str], prefix: list[str] | None = None) -> str:
+    """The one line ``spider serve ARGS`` prints as it exits with status 2."""
+    result = subprocess.run(
+        [*(prefix or []), *_spider("serve", *args)],
+        capture_output=True,
+        text=True,
+        timeout=STARTED_WITHIN,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+@pytest.fixture
+def busy_port() -> Iterator[int]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_port_in_use_is_one_line_and_status_2(busy_port: int, workers: str) -> None:
+    line = _serve_fails(["--port", str(busy_port), "--workers", workers])
+    assert line.startswith(f"spider serve: error: cannot listen on 127.0.0.1:{busy_port}: ")
+    assert "the address is in use" in line
+
+
+@pytest.mark.parametrize(
+    ("host", "reason"),
+    [
+        ("no-such-host.invalid", "no such host"),
+        ("192.0.2.1", "this machine has no such address"),  # TEST-NET-1: never local
+    ],
+)
+def test_a_host_that_cannot_be_listened_on_is_one_line_and_status_2(host: str, reason: str) -> None:
+    line = _serve_fails(["--host", host, "--port", str(_free_port())])
+    assert line.startswith(f"spider serve: error: cannot listen on {host}:") and reason in line
+
+
+def _without_low_ports() -> list[str] | None:
+    """A command prefix under which port 81 cannot be listened on, or None."""
+    unprivileged = Path("/proc/sys/net/ipv4/ip_unprivileged_port_start")
+    if unprivileged.exists() and int(unprivileged.read_text()) <= 81:
+        return None
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    drop = "-net_bind_service"
+    return [setpriv, "--bounding-set", drop, "--inh-caps", drop]
+
+
+def test_a_privileged_port_is_one_line_and_status_2() -> None:
+    prefix = _without_low_ports()
+    if prefix is None:
+        pytest.skip("port 81 may be listened on here by anyone")
+    line = _serve_fails(["--port", "81"], prefix=prefix)
+    assert line.startswith("spider serve: error: cannot listen on 127.0.0.1:81: permission denied")

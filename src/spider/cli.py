@@ -183,6 +183,7 @@ def _command_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from .serve_listen import ListenProblem
     from .serve_runtime import RuntimeProblem
     from .server import ServeOptions
     from .syncstore import StoreError
@@ -196,7 +197,7 @@ def _command_serve(args: argparse.Namespace) -> int:
     )
     try:
         serve(host=args.host, port=args.port, open_browser=args.open, options=options)
-    except (RuntimeProblem, StoreError) as problem:
+    except (RuntimeProblem, ListenProblem, StoreError) as problem:
         print(f"spider serve: error: {problem}", file=sys.stderr)
         return 2
     return 0

@@ -84,6 +84,7 @@ from spider.serve_headers import (
     path_rules,
     rule_for,
 )
+from spider.serve_listen import ListenProblem
 from spider.serve_runtime import (
     PYODIDE_ENV as PYODIDE_ENV,  # re-exported
 )
@@ -564,13 +565,18 @@ def serve(
         spider.serve_runtime.RuntimeProblem: the Pyodide runtime is missing or not the pinned
             one (nothing is served: the page could not start).
         spider.syncstore.StoreError: the sync database cannot be opened.
+        spider.serve_listen.ListenProblem: it cannot listen on ``host:port`` (checked before
+            the app is built).
     """
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
+    from spider.serve_listen import listen_sockets
     from spider.serve_protocol import TimedHttpToolsProtocol, configure
 
     options = options or ServeOptions()
     check_runtime(default_pyodide_dir())
+    sockets = listen_sockets(host, port)
     sync = options.sync.open() if options.sync is not None else None
     app = create_app(sync=sync)
     state = app.state
@@ -605,16 +611,19 @@ def serve(
         "timeout_keep_alive": options.timeout_keep_alive,
     }
     if options.workers > 1:
-        # Each worker process builds its own app (the same as above) and shares the socket.
+        # Each worker process builds its own app (the same as above) and shares the sockets.
         del app
         if sync is not None:
             sync.store.close()
         if options.sync is not None:
             os.environ[SYNC_ENV] = options.sync.to_env()
-        uvicorn.run("spider.server:worker_app", factory=True, workers=options.workers, **settings)
+        config = uvicorn.Config(
+            "spider.server:worker_app", factory=True, workers=options.workers, **settings
+        )
+        Multiprocess(config, sockets=sockets).run()
         return
     try:
-        uvicorn.Server(uvicorn.Config(app, **settings)).run()
+        uvicorn.Server(uvicorn.Config(app, **settings)).run(sockets=sockets)
     finally:
         if sync is not None:
             sync.store.close()
@@ -640,7 +649,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     try:
         serve(args.host, args.port, args.open)
-    except RuntimeProblem as problem:
+    except (RuntimeProblem, ListenProblem) as problem:
         print(f"spider serve: error: {problem}", file=sys.stderr)
         sys.exit(2)
 
