@@ -10,8 +10,11 @@ extends) refuses, before the parser has kept more than the limit:
 - a request with more than :data:`MAX_HEADERS` header fields: ``431``;
 - a body on a GET or HEAD request (no URL of the app reads one): ``413``;
 - a body over :data:`MAX_BODY_BYTES`, by its ``Content-Length`` before any of it is read, or
-  as a chunked body's bytes arrive: ``413``. The routes that take a body check their own,
-  smaller limit; this one bounds what any request can make the server hold.
+  as its bytes arrive (chunk framing and trailers counted too, with :data:`MAX_HEAD_BYTES` of
+  room for them): ``413``. The routes that take a body check their own, smaller limit; this
+  one bounds what any request can make the server hold. A body over the limit that a route
+  is reading reaches it as ``http.disconnect`` (Starlette's ``ClientDisconnect``), as when the
+  client goes away; a route that has answered already sees nothing, the connection closes.
 
 The refusal is a short plain-text answer with ``Connection: close``. The server then stops
 writing but reads and drops what the client still sends, for at most :data:`LINGER_SECONDS`
@@ -22,8 +25,9 @@ closed without an answer.
 
 The bytes are counted before they reach the parser, so a request is refused after at most the
 limit's bytes of it have been parsed. A request that begins in the same read as the previous
-one ends (pipelining) is also counted by the header fields the parser completes, so it can pass
-the limit by at most one read (asyncio reads 256 KiB at a time).
+one ends (pipelining) has its head measured again, field by field, once it is complete, so it
+may keep the parser busy with at most one read (asyncio reads 256 KiB at a time) more before
+it is refused.
 
 The limits come from the environment (:data:`MAX_HEAD_BYTES_ENV` and the two others), read
 when a connection opens, so that ``spider serve --workers N`` holds them in every worker; unset
@@ -60,6 +64,8 @@ MAX_BODY_BYTES_ENV = "SPIDER_SERVE_MAX_BODY_BYTES"
 
 #: Bytes of a refused request's URL written in the access log.
 LOGGED_URL_BYTES = 80
+#: Request headers that announce a body.
+BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
 #: Methods whose requests take no body here.
 NO_BODY_METHODS = frozenset({b"GET", b"HEAD"})
 #: Bytes the request line has besides its URL, at most: a method, two spaces, ``HTTP/1.1``, CRLF.
@@ -101,44 +107,59 @@ def refusal_bytes(status: int, reason: str, default_headers: list[tuple[bytes, b
 
 
 class LimitedHttpToolsProtocol(HttpToolsProtocol):
-    """uvicorn's :class:`HttpToolsProtocol` that refuses requests over the size limits."""
+    """uvicorn's :class:`HttpToolsProtocol` that refuses requests over the size limits.
+
+    The parser is fed through a gate: in a request's head at most :data:`MAX_HEAD_BYTES`, in
+    its body at most :data:`MAX_BODY_BYTES` and room for chunk framing and trailers
+    (:data:`MAX_HEAD_BYTES` more), each counted from the start of that part; more is refused.
+    The number of header fields, and the size of a head that began in the same read as the
+    previous request ended (its first bytes went by uncounted), are checked when the head is
+    complete, so that a request costs no more than a few operations per read.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.max_head_bytes = _int_from_env(MAX_HEAD_BYTES_ENV, MAX_HEAD_BYTES)
         self.max_headers = _int_from_env(MAX_HEADERS_ENV, MAX_HEADERS)
         self.max_body_bytes = _int_from_env(MAX_BODY_BYTES_ENV, MAX_BODY_BYTES)
-        # Whether the parser is in a request's line or headers (or between requests).
+        # Whether the parser is in a request's line and headers (or between requests), else
+        # in a body; the bytes fed since that part began, and how many it may take.
         self._in_head = True
-        self._head_bytes = 0  # bytes fed to the parser since the request's head began
-        self._header_count = 0
-        self._header_bytes = 0  # of the header fields completed, with their framing
-        self._body_bytes = 0
+        self._fed = 0
+        self._room = self.max_head_bytes
+        # Whether a request ended in the read being fed; whether the head being read began
+        # after such an end, in the same read.
+        self._ended_in_read = False
+        self._unmetered = False
         self._refused = False
         self._linger_timer: asyncio.TimerHandle | None = None
 
     # -------------------------------------------------------------------- bytes in
 
     def data_received(self, data: bytes) -> None:
-        """Feed ``data`` to the parser, no more than the head's limit while in a head."""
+        """Feed ``data`` to the parser, no more than the current part's room."""
+        if self._refused:
+            return
+        if len(data) <= self._room - self._fed:  # the common case
+            self._fed += len(data)
+            self._feed(data)
+            return
         view = memoryview(data)
         while view and not self._refused:
-            if not self._in_head:
-                self._feed(view)
-                return
-            room = self.max_head_bytes - self._head_bytes
+            room = self._room - self._fed
             if room <= 0:
-                self._refuse(self._head_refusal())
+                self._refuse(self._head_refusal() if self._in_head else self._body_refusal())
                 return
             piece, view = view[:room], view[room:]
-            self._head_bytes += len(piece)
+            self._fed += len(piece)
             self._feed(piece)
             if self.transport.is_closing() or self.transport.get_protocol() is not self:
                 return
 
-    def _feed(self, data: memoryview) -> None:
+    def _feed(self, data: bytes | memoryview) -> None:
         """uvicorn's ``data_received``, answering a :class:`Refusal` from a callback."""
         self._unset_keepalive_if_required()
+        self._ended_in_read = False
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
@@ -155,75 +176,46 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             self.logger.warning(message)
             self.send_400_response(message)
 
-    def _head_refusal(self) -> Refusal:
-        """The refusal of a head over the limit: 414 while no header field has ended and the
-        bytes are nearly all the URL (the method and version take at most about 24)."""
-        url = getattr(self, "url", b"")
-        if self._header_count == 0 and len(url) + REQUEST_LINE_FRAMING >= self._head_bytes:
-            return self._url_refusal()
-        return self._headers_refusal()
-
-    def _url_refusal(self) -> Refusal:
-        return Refusal(414, f"Request line too long: at most {self.max_head_bytes} bytes")
-
-    def _headers_refusal(self) -> Refusal:
-        return Refusal(
-            431,
-            f"Request header fields too large: at most {self.max_head_bytes} bytes "
-            f"and {self.max_headers} fields",
-        )
-
     # -------------------------------------------------------------- parser callbacks
 
-    def on_url(self, url: bytes) -> None:
-        super().on_url(url)
-        if len(self.url) > self.max_head_bytes:
-            raise self._url_refusal()
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self._header_count += 1
-        self._header_bytes += len(name) + len(value) + HEADER_FRAMING
-        if (
-            self._header_count > self.max_headers
-            or len(self.url) + self._header_bytes > self.max_head_bytes
-        ):
-            raise self._headers_refusal()
-        super().on_header(name, value)
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._unmetered = self._ended_in_read
 
     def on_headers_complete(self) -> None:
         self._head_complete()
         super().on_headers_complete()
 
-    def _head_complete(self) -> None:
-        """The request's line and headers are in: refuse its body if it may not have one."""
-        self._check_body()
+    def _head_complete(self, may_have_body: bool = True) -> None:
+        """The request's line and headers are in: check them and (unless the caller knows
+        there is none) what they say of a body, then count the body's bytes."""
+        if len(self.headers) > self.max_headers:
+            raise self._headers_refusal()
+        if self._unmetered and self._head_size() > self.max_head_bytes:
+            raise self._headers_refusal()
+        if may_have_body:
+            self._check_body()
         self._in_head = False
+        self._fed = 0
+        self._room = self.max_body_bytes + self.max_head_bytes
+
+    def _head_size(self) -> int:
+        """The bytes of the request line and headers (the method and version estimated)."""
+        fields = sum(len(name) + len(value) for name, value in self.headers)
+        return len(self.url) + REQUEST_LINE_FRAMING + fields + HEADER_FRAMING * len(self.headers)
 
     def _check_body(self) -> None:
         """Refuse a body where none is read, or one declared larger than the limit."""
-        length: bytes | None = None
-        chunked = False
-        for name, value in self.headers:
-            if name == b"content-length":
-                length = value
-            elif name == b"transfer-encoding":
-                chunked = True
-        if length is None and not chunked:
+        said = [(name, value) for name, value in self.headers if name in BODY_HEADERS]
+        if not said:
             return
+        length = next((value for name, value in said if name == b"content-length"), None)
+        chunked = any(name == b"transfer-encoding" for name, _ in said)
         declared = int(length) if length is not None and length.strip().isdigit() else 0
         if self.parser.get_method() in NO_BODY_METHODS and (chunked or declared > 0):
             raise Refusal(413, "A GET or HEAD request takes no body")
         if declared > self.max_body_bytes:
             raise self._body_refusal()
-
-    def _body_refusal(self) -> Refusal:
-        return Refusal(413, f"Request body too large: at most {self.max_body_bytes} bytes")
-
-    def on_body(self, body: bytes) -> None:
-        self._body_bytes += len(body)
-        if self._body_bytes > self.max_body_bytes:
-            raise self._body_refusal()
-        super().on_body(body)
 
     def on_message_complete(self) -> None:
         self._request_arrived()
@@ -232,7 +224,27 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
     def _request_arrived(self) -> None:
         """The request is in whole: what follows is the next one's head."""
         self._in_head = True
-        self._head_bytes = self._header_count = self._header_bytes = self._body_bytes = 0
+        self._fed = 0
+        self._room = self.max_head_bytes
+        self._ended_in_read = True
+
+    def _head_refusal(self) -> Refusal:
+        """The refusal of a head over the limit: 414 while no header field has ended and the
+        bytes are nearly all the URL (the method and version take at most about 24)."""
+        url = getattr(self, "url", b"")
+        if not self.headers and len(url) + REQUEST_LINE_FRAMING >= self._fed:
+            return Refusal(414, f"Request line too long: at most {self.max_head_bytes} bytes")
+        return self._headers_refusal()
+
+    def _headers_refusal(self) -> Refusal:
+        return Refusal(
+            431,
+            f"Request header fields too large: at most {self.max_head_bytes} bytes "
+            f"and {self.max_headers} fields",
+        )
+
+    def _body_refusal(self) -> Refusal:
+        return Refusal(413, f"Request body too large: at most {self.max_body_bytes} bytes")
 
     # ------------------------------------------------------------------- refusing
 

@@ -41,7 +41,7 @@ import httptools
 from uvicorn.protocols.utils import get_client_addr
 
 from spider.serve_headers import REQUEST_TIMEOUT, SEND_TIMEOUT
-from spider.serve_limits import LimitedHttpToolsProtocol
+from spider.serve_limits import BODY_HEADERS, LimitedHttpToolsProtocol
 from spider.serve_static import SEND_CHUNK, Replay, ResponseMemo
 
 REQUEST_TIMEOUT_ENV = "SPIDER_SERVE_REQUEST_TIMEOUT"
@@ -58,8 +58,6 @@ def _from_env(name: str, default: float) -> float:
     return value if value > 0 else default
 
 
-#: Request headers that mean a body follows: such a request goes to the app.
-BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
 #: How many wrappers (uvicorn's middlewares) to look through for the app's memo.
 MAX_APP_WRAPPERS = 8
 
@@ -124,7 +122,7 @@ class TimedHttpToolsProtocol(LimitedHttpToolsProtocol):
         if replay is None:
             super().on_headers_complete()
         else:
-            self._head_complete()
+            self._head_complete(may_have_body=False)  # as _plain_replay made sure
             self._write_replay(replay)
 
     def on_message_complete(self) -> None:
