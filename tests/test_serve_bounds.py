@@ -28,7 +28,13 @@ import pytest
 from starlette.types import Receive, Scope, Send
 
 from spider.protocol import ERROR_CODES
-from spider.serve_limits import MAX_BODY_BYTES, MAX_BODY_BYTES_ENV, MAX_HEAD_BYTES, MAX_HEADERS
+from spider.serve_limits import (
+    MAX_BODY_BYTES,
+    MAX_BODY_BYTES_ENV,
+    MAX_HEAD_BYTES,
+    MAX_HEADERS,
+    REFUSAL_CODES,
+)
 from spider.serve_protocol import TimedHttpToolsProtocol
 from tests.serve_thread import uvicorn_in_thread
 
@@ -159,35 +165,45 @@ def _sent_before_answer(port: int, data: bytes, piece: int, gap: float) -> int:
     return sent
 
 
-def _assert_refused(answer: Answer, status: int) -> None:
+def _assert_refused(answer: Answer, status: int, code: str) -> None:
     assert answer.status == status, answer.raw[:300]
     assert "connection: close" in answer.head and "x-content-type-options: nosniff" in answer.head
+    assert "content-type: application/json" in answer.head
     assert len(answer.raw) < SHORT_ANSWER and answer.closed
+    error = json.loads(answer.raw.partition(b"\r\n\r\n")[2])["error"]
+    assert error["code"] == code and REFUSAL_CODES[code] == status and error["message"]
 
 
 # ------------------------------------------------------------------------- request heads
 
 BIG = MAX_HEAD_BYTES + 1024
 
-REFUSED: dict[str, tuple[bytes, int]] = {
-    "a header over the limit": (HEALTH + b"X-Big: " + b"a" * BIG + b"\r\n\r\n", 431),
-    "a request line over the limit": (b"GET /" + b"a" * BIG + b" HTTP/1.1\r\n\r\n", 414),
+#: Each request over a limit, and the code it is refused with.
+REFUSED: dict[str, tuple[bytes, str]] = {
+    "a header over the limit": (
+        HEALTH + b"X-Big: " + b"a" * BIG + b"\r\n\r\n",
+        "headers-too-large",
+    ),
+    "a request line over the limit": (
+        b"GET /" + b"a" * BIG + b" HTTP/1.1\r\n\r\n",
+        "url-too-long",
+    ),
     "too many header fields": (
         HEALTH + b"".join(b"X-%d: 1\r\n" % n for n in range(MAX_HEADERS)) + b"\r\n",
-        431,
+        "headers-too-large",
     ),
     "many small headers over the limit": (
         HEALTH + b"".join(b"X-%d: %s\r\n" % (n, b"v" * 400) for n in range(90)) + b"\r\n",
-        431,
+        "headers-too-large",
     ),
-    "a GET with a body": (HEALTH + b"Content-Length: 5\r\n\r\nhello", 413),
+    "a GET with a body": (HEALTH + b"Content-Length: 5\r\n\r\nhello", "body-not-allowed"),
     "a HEAD with a chunked body": (
         b"HEAD /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
-        413,
+        "body-not-allowed",
     ),
     "a body declared over the limit": (
         b"PUT /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (MAX_BODY_BYTES + 1),
-        413,
+        "too-large",
     ),
 }
 
@@ -201,10 +217,10 @@ def test_requests_over_the_limits_are_refused(served: Served) -> None:
                 strict=True,
             )
         )
-    for case, (_, expected) in REFUSED.items():
+    for case, (_, code) in REFUSED.items():
         status, answer = answers[case]
-        assert status == expected, f"{case}: {answer.raw[:200]!r}"
-        _assert_refused(answer, expected)
+        assert status == REFUSAL_CODES[code], f"{case}: {answer.raw[:200]!r}"
+        _assert_refused(answer, status, code)
 
 
 def test_requests_within_the_limits_are_served(served: Served) -> None:
@@ -310,11 +326,11 @@ def test_bodies_read_by_a_route_are_bounded_too(echo_port: int) -> None:
     status, answer = _answer(echo_port, chunked + _chunked(within))
     assert status == 200 and answer.raw.endswith(b"\r\n\r\n%d" % within)
     status, answer = _answer(echo_port, chunked + _chunked(2 * SMALL_BODY_LIMIT))
-    _assert_refused(answer, 413)
+    _assert_refused(answer, 413, "too-large")
     status, answer = _answer(
         echo_port, put + b"Content-Length: %d\r\n\r\n" % (SMALL_BODY_LIMIT + 1)
     )
-    _assert_refused(answer, 413)
+    _assert_refused(answer, 413, "too-large")
 
 
 # ------------------------------------------------------------------------------- memory

@@ -16,7 +16,8 @@ extends) refuses, before the parser has kept more than the limit:
   is reading reaches it as ``http.disconnect`` (Starlette's ``ClientDisconnect``), as when the
   client goes away; a route that has answered already sees nothing, the connection closes.
 
-The refusal is a short plain-text answer with ``Connection: close``. The server then stops
+The refusal is a short JSON answer, ``{"error": {"code": ..., "message": ...}}`` with a stable
+code (:data:`REFUSAL_CODES`), and ``Connection: close``. The server then stops
 writing but reads and drops what the client still sends, for at most :data:`LINGER_SECONDS`
 (as nginx's lingering close does), so that a client still sending its request reads the
 answer rather than a reset; then the connection is closed. A request that arrives behind one
@@ -37,6 +38,7 @@ or unreadable values mean the defaults.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from typing import Any
 
@@ -62,6 +64,13 @@ MAX_HEAD_BYTES_ENV = "SPIDER_SERVE_MAX_HEAD_BYTES"
 MAX_HEADERS_ENV = "SPIDER_SERVE_MAX_HEADERS"
 MAX_BODY_BYTES_ENV = "SPIDER_SERVE_MAX_BODY_BYTES"
 
+#: The stable code of each refusal, and its status.
+REFUSAL_CODES = {
+    "headers-too-large": 431,
+    "url-too-long": 414,
+    "body-not-allowed": 413,  # on GET or HEAD
+    "too-large": 413,  # a body over the limit
+}
 #: Bytes of a refused request's URL written in the access log.
 LOGGED_URL_BYTES = 80
 #: Request headers that announce a body.
@@ -83,22 +92,25 @@ def _int_from_env(name: str, default: int) -> int:
 
 
 class Refusal(Exception):
-    """A request over a limit: the status to answer with and why, in a few words."""
+    """A request over a limit: the status, a stable code and why, in a few words."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, code: str, reason: str) -> None:
         super().__init__(reason)
         self.status = status
+        self.code = code
         self.reason = reason
 
 
-def refusal_bytes(status: int, reason: str, default_headers: list[tuple[bytes, bytes]]) -> bytes:
-    """The whole answer to a refused request: status line, headers, a one-line body."""
-    body = (reason + "\n").encode("ascii")
-    lines = [STATUS_LINE[status]]
+def refusal_bytes(refusal: Refusal, default_headers: list[tuple[bytes, bytes]]) -> bytes:
+    """The whole answer to a refused request: status line, headers, and a JSON body
+    ``{"error": {"code": ..., "message": ...}}`` as the app's JSON errors have."""
+    error = {"error": {"code": refusal.code, "message": refusal.reason}}
+    body = (json.dumps(error) + "\n").encode("ascii")
+    lines = [STATUS_LINE[refusal.status]]
     lines += [name + b": " + value + b"\r\n" for name, value in default_headers]
     lines += [f"{name}: {value}\r\n".encode("ascii") for name, value in SECURITY_HEADERS.items()]
     lines += [
-        b"content-type: text/plain; charset=utf-8\r\n",
+        b"content-type: application/json\r\n",
         b"content-length: " + str(len(body)).encode("ascii") + b"\r\n",
         b"connection: close\r\n\r\n",
         body,
@@ -213,7 +225,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         chunked = any(name == b"transfer-encoding" for name, _ in said)
         declared = int(length) if length is not None and length.strip().isdigit() else 0
         if self.parser.get_method() in NO_BODY_METHODS and (chunked or declared > 0):
-            raise Refusal(413, "A GET or HEAD request takes no body")
+            raise Refusal(413, "body-not-allowed", "a GET or HEAD request takes no body")
         if declared > self.max_body_bytes:
             raise self._body_refusal()
 
@@ -233,18 +245,21 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         bytes are nearly all the URL (the method and version take at most about 24)."""
         url = getattr(self, "url", b"")
         if not self.headers and len(url) + REQUEST_LINE_FRAMING >= self._fed:
-            return Refusal(414, f"Request line too long: at most {self.max_head_bytes} bytes")
+            return Refusal(
+                414, "url-too-long", f"the request line is over {self.max_head_bytes} bytes"
+            )
         return self._headers_refusal()
 
     def _headers_refusal(self) -> Refusal:
         return Refusal(
             431,
-            f"Request header fields too large: at most {self.max_head_bytes} bytes "
-            f"and {self.max_headers} fields",
+            "headers-too-large",
+            f"the request headers are over {self.max_head_bytes} bytes or "
+            f"{self.max_headers} fields",
         )
 
     def _body_refusal(self) -> Refusal:
-        return Refusal(413, f"Request body too large: at most {self.max_body_bytes} bytes")
+        return Refusal(413, "too-large", f"the request body is over {self.max_body_bytes} bytes")
 
     # ------------------------------------------------------------------- refusing
 
@@ -266,7 +281,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         elif cycle is not None and not cycle.response_complete:
             cycle.keep_alive = False  # a request behind an answer in progress: close after it
             return
-        self.transport.write(refusal_bytes(refusal.status, refusal.reason, self._defaults()))
+        self.transport.write(refusal_bytes(refusal, self._defaults()))
         if self.transport.can_write_eof():
             self.transport.write_eof()
         self._linger_timer = self.loop.call_later(LINGER_SECONDS, self.transport.close)
