@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
@@ -197,11 +197,15 @@ async def read_body(request: Request, limit: int) -> bytes:
             raise ApiError(413, "too-large", f"the request body is over {limit:,} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, "too-large", f"the request body is over {limit:,} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(413, "too-large", f"the request body is over {limit:,} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client hung up, or the server's own body cap cut the request off.
+        raise ApiError(400, "bad-request", "the request body did not arrive whole") from None
     return b"".join(chunks)
 
 
