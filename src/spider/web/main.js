@@ -18,6 +18,7 @@ import * as dialogs from "./dialogs.js";
 import { DragController } from "./drag.js";
 import { Hints } from "./hint.js";
 import * as i18n from "./i18n.js";
+import * as kept from "./kept.js";
 import { Keyboard } from "./keyboard.js";
 import { $, announce, describe, hideMessage, messageFor, notice, showMessage, toast } from "./messages.js";
 import { NoMoves } from "./nomoves.js";
@@ -76,6 +77,8 @@ async function send(req, ctx = {}) {
     showMessage(i18n.t("engine.wait"), { tone: "info", ms: 2500 });
     return { ok: false, error: { code: "not-ready", message: "the engine is starting" } };
   }
+  // An action is kept at once, before the engine answers (saving.js, pending.js).
+  if (!ctx.pending) ctx = { ...ctx, pending: saver.sent(req) };
   const reply = await engine.request(req);
   store.apply(reply, req, ctx);
   return reply;
@@ -172,14 +175,6 @@ function clock(change) {
 }
 
 /** @param {Change} change */
-function saving(change) {
-  // A loaded game is already saved as it is (and one taken up from another tab must not echo).
-  if (!change.reply?.ok || change.req?.op === "load") return;
-  if (change.won) saver.save();
-  else saver.saveSoon();
-}
-
-/** @param {Change} change */
 function announcements(change) {
   const { reply, req, ctx = {}, state } = change;
   if (!reply || !req || !state.game) return;
@@ -200,10 +195,8 @@ function announcements(change) {
   if (text) announce(text);
 }
 
-function reportStorageProblems() {
-  const problems = storage.takeProblems();
-  if (problems.some((p) => p.reason !== "write")) toast(i18n.t("storage.setAside"));
-}
+/** Unreadable stored data is said once (kept.js); saving that stops working, by the notice. */
+const reportStorageProblems = () => kept.report();
 
 const saver = new Saver(store, { elapsed: () => timer.elapsed, takeUp: (stored) => takeUp(stored) });
 const noMoves = new NoMoves(store, ask, { settled, choose: onNoMovesChoice });
@@ -214,7 +207,7 @@ const demo = new Demo(store, { send, settled, onStart: () => hints.clear() });
 store.subscribe(view);
 store.subscribe(clock);
 store.subscribe((change) => record(change, { elapsed: () => timer.elapsed, settled, onNew: openNewGame }));
-store.subscribe(saving);
+store.subscribe((change) => saver.answered(change)); // saved at once
 store.subscribe((change) => daily.record(change, () => timer.elapsed)); // daily deals won
 store.subscribe(announcements);
 store.subscribe((change) => thinker.changed(change));
@@ -226,7 +219,7 @@ store.subscribe((change) => {
 });
 store.subscribe((change) => {
   if (!change.reply?.ok) return;
-  reportStorageProblems();
+  if (!change.ctx?.boot) reportStorageProblems(); // those of the start: said once it is over
   noMoves.check();
 });
 store.subscribe((change) => {

@@ -84,34 +84,66 @@ const OPTION_SHAPES = {
 /** @typedef {Partial<Omit<Settings, "options">> & {options?: Partial<Settings["options"]>}} Patch */
 
 /**
+ * The settings in `data`, each one checked: one of the wrong type or value is set back to its
+ * default, and `repaired()` is called (storage.js then keeps the stored value aside and tells the
+ * player). Settings of older versions are carried over; names this version does not know are
+ * left out.
  * @param {any} data
+ * @param {() => void} [repaired]
  * @returns {Settings}
  */
-function validate(data) {
-  if (!data || typeof data !== "object") throw new Error("settings: not an object");
+function validate(data, repaired = () => {}) {
+  if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error("settings: not an object");
   const out = defaults();
-  for (const k of ["highlight", "doubleClick", "autoPlace", "noMoves", "fourColor", "largeCards", "winnableOnly", "sound", "leftHanded"]) {
-    if (typeof data[k] === "boolean") /** @type {Record<string, unknown>} */ (out)[k] = data[k];
-  }
+  /** @type {Record<string, unknown>} */
+  const set = out;
   // Settings saved before "tap" existed said `singleTap: true | false`.
   if (typeof data.singleTap === "boolean" && data.tap === undefined) out.tap = data.singleTap ? "best" : "off";
-  if (TAP_MODES.includes(data.tap)) out.tap = data.tap;
   // Settings saved before "motion" existed said `animations: true | false`.
   if (data.animations === false && data.motion === undefined) out.motion = "reduce";
-  if (MOTIONS.includes(data.motion)) out.motion = data.motion;
-  if (CARD_BACKS.includes(data.back)) out.back = data.back;
-  if (FELTS.includes(data.felt)) out.felt = data.felt;
-  if (data.lang === "" || LANGS.includes(data.lang)) out.lang = data.lang;
-  if (UNDO_LIMITS.includes(data.undoLimit)) out.undoLimit = data.undoLimit;
-  if (THINK_SECONDS.includes(data.thinkSeconds)) out.thinkSeconds = data.thinkSeconds;
-  if (REPLAY_SPEEDS.includes(data.replaySpeed)) out.replaySpeed = data.replaySpeed;
-  if (data.options && typeof data.options === "object") {
-    for (const [k, ok] of Object.entries(OPTION_SHAPES)) {
-      if (ok(data.options[k])) /** @type {Record<string, unknown>} */ (out.options)[k] = data.options[k];
-    }
+  for (const [k, ok] of Object.entries(SHAPES)) {
+    if (data[k] === undefined) continue;
+    if (ok(data[k])) set[k] = data[k];
+    else repaired();
+  }
+  if (data.options === undefined) return out;
+  if (!data.options || typeof data.options !== "object") {
+    repaired();
+    return out;
+  }
+  for (const [k, ok] of Object.entries(OPTION_SHAPES)) {
+    const v = data.options[k];
+    if (v === undefined) continue;
+    if (ok(v)) /** @type {Record<string, unknown>} */ (out.options)[k] = v;
+    else repaired();
   }
   return out;
 }
+
+/** @param {unknown[]} list */
+const oneOf = (list) => (/** @type {unknown} */ v) => list.includes(v);
+const isBoolean = (/** @type {unknown} */ v) => typeof v === "boolean";
+
+/** @type {Record<string, (v: unknown) => boolean>} the values each setting may take */
+const SHAPES = {
+  highlight: isBoolean,
+  doubleClick: isBoolean,
+  autoPlace: isBoolean,
+  noMoves: isBoolean,
+  fourColor: isBoolean,
+  largeCards: isBoolean,
+  winnableOnly: isBoolean,
+  sound: isBoolean,
+  leftHanded: isBoolean,
+  tap: oneOf(TAP_MODES),
+  motion: oneOf(MOTIONS),
+  back: oneOf(CARD_BACKS),
+  felt: oneOf(FELTS),
+  lang: oneOf(["", ...LANGS]),
+  undoLimit: oneOf(UNDO_LIMITS),
+  thinkSeconds: oneOf(THINK_SECONDS),
+  replaySpeed: oneOf(REPLAY_SPEEDS),
+};
 
 let current = storage.read(KEY, validate, null) ?? defaults();
 /** @param {any} data */

@@ -4,11 +4,13 @@
 // into the worker. Storage that cannot save is said at once, and the browser is asked to keep
 // this site's data (persistent storage).
 
+import { wins } from "./daily.js";
 import * as i18n from "./i18n.js";
 import { messageFor, notice, showMessage } from "./messages.js";
 import { readStored, GAME_KEY } from "./saving.js";
 import * as settings from "./settings.js";
 import { inProgress } from "./state.js";
+import * as stats from "./stats.js";
 import * as storage from "./storage.js";
 
 /** @typedef {import("./types.js").Reply} Reply */
@@ -105,10 +107,16 @@ function forgetLink() {
   history.replaceState(null, "", location.pathname + (q ? `?${q}` : "") + location.hash);
 }
 
-/** Says at once when progress cannot be saved, and asks the browser to keep the site's data. */
+/**
+ * Says at once when progress cannot be saved, and asks the browser to keep the site's data.
+ * Reads every stored value now (the settings and the saved game are read already), so that what
+ * cannot be read is found, kept aside and said at start-up, not when a dialog first needs it.
+ */
 function checkStorage() {
   if (!storage.canSave()) notice(i18n.t("storage.write"));
   navigator.storage?.persist?.().catch(() => false);
+  stats.totals();
+  wins();
 }
 
 /**
@@ -145,7 +153,13 @@ export async function startApp(hooks) {
     hooks.timer.set(stored.meta.elapsed);
   }
   if (early?.state && early.saved) store.preview(early.state, early.saved);
-  if (early || stored) hooks.paint({ animate: false });
+  try {
+    if (early || stored) hooks.paint({ animate: false });
+  } catch (err) {
+    // A stored view the page cannot draw: the engine's own view of the game replaces it.
+    console.warn("the saved view could not be drawn", err);
+    store.forget();
+  }
 
   const { reply, req, refused } = await firstReply(hooks, first, stored, await pending, !!early);
   store.set({ booted: true });
@@ -155,6 +169,8 @@ export async function startApp(hooks) {
     const o = reply.state;
     settings.update({ options: { game: o.game, suits: o.suits, rule: o.rule, scoring: o.scoring } });
   }
+  // The actions made after the last save, before the page last closed, are played again.
+  await saver.replay(reply.ok && req.op === "load" ? stored : null, hooks.send);
   store.set({ engine: engine.status === "error" ? "error" : "ready" });
   // Said once the table shows the game that is played instead (applying it hides messages).
   if (refused) showLinkRefusal(refused, store.state.game);

@@ -7,6 +7,11 @@
 // overwritten: several are kept, within SET_ASIDE_BUDGET characters in all, the oldest dropped
 // first when a new one needs the room. Reading never depends on writing: a full storage still
 // shows the saved game, and says at once (at start-up, by the probe) that nothing can be saved.
+//
+// A value that cannot be copied (too big for the budget, or the storage is full) is held: it stays
+// under its key untouched, the app reads and writes that key in memory only, and the player
+// chooses (`heldData` to download it, `release` to discard it): only then is the key saved again.
+// No stored value, whatever it holds (set-aside copies included), can make reading throw.
 
 export const APP = "spider-solitaire";
 export const VERSION = 1;
@@ -16,13 +21,16 @@ const ASIDE = `${PREFIX}set-aside:`;
 export const SET_ASIDE_BUDGET = 1_500_000;
 
 /**
- * A problem the player is told about: `write` (the browser refused to save), or data set aside
- * (`corrupt`, `foreign`, `older`, `newer`).
- * @typedef {{key: string, reason: string}} Problem
+ * A problem the player is told about: `write` (the browser refused to save), or data that could
+ * not be used (`corrupt`, `foreign`, `older`, `newer`, or `repaired`: partly used, partly reset),
+ * `kept`: a copy is set aside (false: the value is held under its key, see `release`).
+ * @typedef {{key: string, reason: string, kept: boolean}} Problem
  */
 
 /** @type {Problem[]} */
 const problems = [];
+/** @type {Map<string, string>} held values (by full name): the data that could not be copied */
+const held = new Map();
 /** @type {Set<(writable: boolean) => void>} */
 const writableListeners = new Set();
 let writable = true;
@@ -41,9 +49,12 @@ const ls = backend();
 const memory = new Map();
 
 /** @param {string} name */
+const inMemory = (name) => !ls || held.has(name);
+
+/** @param {string} name */
 function rawGet(name) {
   try {
-    return ls ? ls.getItem(name) : (memory.get(name) ?? null);
+    return inMemory(name) ? (memory.get(name) ?? null) : /** @type {Storage} */ (ls).getItem(name);
   } catch {
     return null;
   }
@@ -54,7 +65,7 @@ function rawGet(name) {
  * @param {string} text
  */
 function rawSet(name, text) {
-  if (!ls) {
+  if (!ls || inMemory(name)) {
     memory.set(name, text);
     return true;
   }
@@ -69,8 +80,8 @@ function rawSet(name, text) {
 /** @param {string} name */
 function rawRemove(name) {
   try {
-    if (ls) ls.removeItem(name);
-    else memory.delete(name);
+    if (!ls || inMemory(name)) memory.delete(name);
+    else ls.removeItem(name);
   } catch {
     // Nothing to do: the value stays.
   }
@@ -78,7 +89,12 @@ function rawRemove(name) {
 
 /** @returns {string[]} the names of the set-aside copies, oldest first */
 export function setAsideNames() {
-  const names = ls ? Array.from({ length: ls.length }, (_, i) => ls.key(i) ?? "") : [...memory.keys()];
+  let names;
+  try {
+    names = ls ? Array.from({ length: ls.length }, (_, i) => ls.key(i) ?? "") : [...memory.keys()];
+  } catch {
+    return [];
+  }
   return names.filter((n) => n.startsWith(ASIDE)).sort((a, b) => stamp(a) - stamp(b) || a.localeCompare(b));
 }
 
@@ -91,23 +107,48 @@ function stamp(name) {
 function setWritable(ok) {
   if (ok === writable) return;
   writable = ok;
-  if (!ok) problems.push({ key: "", reason: "write" });
+  if (!ok) problems.push({ key: "", reason: "write", kept: false });
   for (const fn of writableListeners) fn(ok);
 }
 
 /**
+ * The raw value a set-aside copy holds; null when the copy itself is not one (not JSON, another
+ * shape): such a copy is left as it is, never read further.
+ * @param {string} name
+ * @returns {string | null}
+ */
+function copiedRaw(name) {
+  try {
+    const copy = JSON.parse(rawGet(name) ?? "null");
+    return copy && typeof copy === "object" && typeof copy.raw === "string" ? copy.raw : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Keeps a copy of data that cannot be used, without overwriting any earlier copy; drops the
- * oldest copies when the new one needs room. An identical copy already kept is not repeated.
+ * oldest copies when the new one needs room. An identical copy already kept is not repeated
+ * (nor told again).
  * @param {string} key
  * @param {string} raw
  * @param {string} reason
  * @returns {boolean} whether the copy is kept
  */
 export function setAside(key, raw, reason) {
-  const copy = JSON.stringify({ key, reason, time: new Date().toISOString(), raw });
   const names = setAsideNames();
-  if (names.some((n) => JSON.parse(rawGet(n) ?? "{}").raw === raw)) return true; // told already
-  problems.push({ key, reason });
+  if (names.some((n) => copiedRaw(n) === raw)) return true; // told already
+  const kept = copyAside(names, JSON.stringify({ key, reason, time: new Date().toISOString(), raw }));
+  problems.push({ key, reason, kept });
+  return kept;
+}
+
+/**
+ * Writes the set-aside `copy`, dropping the oldest copies (`names`) when it needs their room.
+ * @param {string[]} names
+ * @param {string} copy
+ */
+function copyAside(names, copy) {
   if (copy.length > SET_ASIDE_BUDGET) return false;
   let used = names.reduce((sum, n) => sum + (rawGet(n)?.length ?? 0), 0);
   while (names.length && used + copy.length > SET_ASIDE_BUDGET) {
@@ -115,7 +156,50 @@ export function setAside(key, raw, reason) {
     used -= rawGet(oldest)?.length ?? 0;
     rawRemove(oldest);
   }
-  return rawSet(`${ASIDE}${Date.now()}:${names.length}`, copy);
+  const name = `${ASIDE}${Date.now()}:`;
+  let n = names.length;
+  while (rawGet(name + n) !== null) n += 1; // never over an earlier copy
+  return rawSet(name + n, copy);
+}
+
+/**
+ * Moves the unusable value `raw` of `key` out of the way: set aside and removed from its key,
+ * else (it cannot be copied) held there untouched until the player chooses.
+ * @param {string} key
+ * @param {string} raw
+ * @param {string} reason
+ */
+function putAside(key, raw, reason) {
+  if (held.has(PREFIX + key)) return;
+  if (setAside(key, raw, reason)) rawRemove(PREFIX + key);
+  else held.set(PREFIX + key, raw);
+}
+
+/** The keys whose unreadable value is held (could not be copied), without the prefix. */
+export function heldKeys() {
+  return [...held.keys()].map((name) => name.slice(PREFIX.length));
+}
+
+/** The held values as they are stored, by key: what the player may download. */
+export function heldData() {
+  return Object.fromEntries([...held].map(([name, raw]) => [name.slice(PREFIX.length), raw]));
+}
+
+/**
+ * The player's choice: the held values are discarded, and what the app kept in memory for
+ * their keys meanwhile is saved in their place. Returns whether every key was saved.
+ */
+export function release() {
+  let ok = true;
+  for (const name of [...held.keys()]) {
+    held.delete(name);
+    const text = memory.get(name);
+    memory.delete(name);
+    rawRemove(name);
+    if (text !== undefined) ok = rawSet(name, text) && ok;
+  }
+  setWritable(ok);
+  return ok;
 }
 
 /**
@@ -136,12 +220,13 @@ function open(raw) {
 }
 
 /**
- * Reads `key`. Returns `fallback` when nothing is stored. `validate(data)` returns the data to
- * use (possibly repaired) or throws; anything unusable is set aside (and removed from its key
- * once the copy is safe; kept there when it could not be copied).
+ * Reads `key`. Returns `fallback` when nothing is stored. `validate(data, repaired)` returns the
+ * data to use or throws; it calls `repaired()` when it had to set parts back (then the value as
+ * stored is set aside and the repaired one written in its place). Anything unusable is set aside
+ * (and removed from its key once the copy is safe; held there when it could not be copied).
  * @template T
  * @param {string} key
- * @param {(data: any) => T} validate
+ * @param {(data: any, repaired: () => void) => T} validate
  * @param {T} fallback
  * @returns {T}
  */
@@ -149,16 +234,23 @@ export function read(key, validate, fallback) {
   const raw = rawGet(PREFIX + key);
   if (raw === null) return fallback;
   const opened = open(raw);
-  if ("data" in opened) {
-    try {
-      return validate(opened.data);
-    } catch {
-      reject(key);
-      return fallback;
-    }
+  if (!("data" in opened)) {
+    putAside(key, raw, opened.reason);
+    return fallback;
   }
-  if (setAside(key, raw, opened.reason)) rawRemove(PREFIX + key);
-  return fallback;
+  let fixed = false;
+  let data;
+  try {
+    data = validate(opened.data, () => (fixed = true));
+  } catch {
+    putAside(key, raw, "corrupt");
+    return fallback;
+  }
+  if (fixed) {
+    putAside(key, raw, "repaired");
+    write(key, data);
+  }
+  return data;
 }
 
 /**
@@ -190,7 +282,7 @@ export function takeProblems() {
  */
 export function reject(key, reason = "corrupt") {
   const raw = rawGet(PREFIX + key);
-  if (raw !== null && setAside(key, raw, reason)) rawRemove(PREFIX + key);
+  if (raw !== null) putAside(key, raw, reason);
 }
 
 /**

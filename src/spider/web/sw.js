@@ -47,6 +47,8 @@ const SHELL = [
   "/demo.js",
   "/hint.js",
   "/messages.js",
+  "/kept.js",
+  "/pending.js",
   "/nomoves.js",
   "/records.js",
   "/saving.js",

@@ -158,13 +158,14 @@
  * @property {Meta} meta
  * @property {number} rev
  * @property {string} id
- * @property {number} [updated] when it was saved, ms since 1970 (0: before this was kept)
+ * @property {number} updated when it was saved (ms since 1970; 0 when not known)
  */
 
 /**
  * How a request came about: `kind` names the input for the latency marks, `t0` is when it
  * happened, `col` the column to shake on a refusal, `quiet` keeps refusals unsaid (the demo),
- * `boot` marks the first reply of the page.
+ * `boot` marks the first reply of the page; `pending` what the request is to the pending-action
+ * log (saving.js: an action kept at once, or a request that replaces the game).
  * @typedef {object} Context
  * @property {string} [kind]
  * @property {number} [t0]
@@ -172,6 +173,7 @@
  * @property {boolean} [quiet]
  * @property {boolean} [boot]
  * @property {boolean} [practice] opens a practice game (review.js): in no statistics
+ * @property {"action" | "replace"} [pending]
  */
 
 /**
