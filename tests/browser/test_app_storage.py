@@ -146,15 +146,7 @@ BATCHES: dict[str, list[Damage]] = {
         Damage("daily of a newer version", "daily", json.dumps({"app": APP, "v": 99, "data": {}})),
         Damage("settings an array", "settings", envelope([])),
         Damage("recent a string", "recent-winnable", json.dumps("spider")),
-    ],
-    "game-foreign": [
-        Damage("game of another app", "game", json.dumps({"app": "other", "v": 1, "data": {}})),
-        Damage(
-            "settings of a bad kind", "settings", envelope({"lang": 5, "options": "x"}), "repaired"
-        ),
-    ],
-    "game-newer": [
-        Damage("game of a newer version", "game", json.dumps({"app": APP, "v": 2, "data": {}})),
+        Damage("pending log of a newer version", "pending", json.dumps({"app": APP, "v": 2})),
     ],
     "game-bad-types": [
         Damage("game with a bad saved field", "game", envelope({"saved": 5, "state": {}})),
@@ -217,6 +209,11 @@ def _play_a_move(page: Page) -> Game:
     return game
 
 
+# The batches whose next start is checked too (the copies are out of their keys in every batch, so
+# no next start can find them again; these check it, and that the game played was saved).
+RELOADED = {"not-json", "wrong-shape"}
+
+
 @pytest.mark.parametrize("profile", ["desktop"], indirect=True)
 @pytest.mark.parametrize("batch", list(BATCHES))
 def test_damaged_storage_is_kept_and_told_once(
@@ -236,6 +233,9 @@ def test_damaged_storage_is_kept_and_told_once(
     for damage in damages:
         _kept(page, damage)
     game = _play_a_move(page)
+    assert not page_log.errors, page_log.errors
+    if batch not in RELOADED:
+        return
     # Told once: the next start is clean, and the game played is the one saved.
     page.reload()
     wait_ready(page)
