@@ -332,8 +332,9 @@ UNITS = """async () => {
   localStorage.setItem('spider:set-aside:2:0', 'null');
   const storage = await import('/storage.js');
   const out = {};
-  // Copies that are not copies never stop a new one; an identical value is kept (and told) once.
-  out.kept = [storage.setAside('a', 'bad', 'corrupt'), storage.setAside('a', 'bad', 'corrupt')];
+  // Copies that are not copies never stop a new one; an identical value of a key is kept (and
+  // told) once, the same value of another key again.
+  out.kept = ['a', 'a', 'b'].map((k) => storage.setAside(k, 'bad', 'corrupt'));
   out.told = storage.takeProblems().length;
   // Too big to copy: held under its key; the app's writes go to memory until it is released.
   const huge = 'x'.repeat(storage.SET_ASIDE_BUDGET + 1);
@@ -371,7 +372,7 @@ UNITS = """async () => {
 def test_storage_units(page: Page, profile: str) -> None:
     page.goto("/engine.json")
     out = page.evaluate(UNITS)
-    assert out["kept"] == [True, True] and out["told"] == 1
+    assert out["kept"] == [True, True, True] and out["told"] == 2
     assert out["read"] == "fallback" and out["write"] is True and out["untouched"]
     assert out["again"] == 1  # the app reads back what it wrote meanwhile, in memory
     assert out["problems"] == [["big", "corrupt", False]]
@@ -385,5 +386,5 @@ def test_storage_units(page: Page, profile: str) -> None:
         "actions": [{"op": "move", "src": 1, "dst": 2, "count": 1}],
     }
     assert out["badLog"] is None and out["negative"] is None
-    # The two copies that were there, "bad", the repaired settings and the two bad logs.
-    assert out["copies"] == 2 + 1 + 1 + 2
+    # The two copies that were there, "bad" of a and b, the repaired value and the two bad logs.
+    assert out["copies"] == 2 + 2 + 1 + 2

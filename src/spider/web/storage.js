@@ -112,15 +112,15 @@ function setWritable(ok) {
 }
 
 /**
- * The raw value a set-aside copy holds; null when the copy itself is not one (not JSON, another
- * shape): such a copy is left as it is, never read further.
+ * The key and raw value a set-aside copy holds; null when the copy itself is not one (not JSON,
+ * another shape): such a copy is left as it is, never read further.
  * @param {string} name
- * @returns {string | null}
+ * @returns {{key: unknown, raw: string} | null}
  */
-function copiedRaw(name) {
+function copied(name) {
   try {
     const copy = JSON.parse(rawGet(name) ?? "null");
-    return copy && typeof copy === "object" && typeof copy.raw === "string" ? copy.raw : null;
+    return copy && typeof copy === "object" && typeof copy.raw === "string" ? copy : null;
   } catch {
     return null;
   }
@@ -128,8 +128,8 @@ function copiedRaw(name) {
 
 /**
  * Keeps a copy of data that cannot be used, without overwriting any earlier copy; drops the
- * oldest copies when the new one needs room. An identical copy already kept is not repeated
- * (nor told again).
+ * oldest copies when the new one needs room. An identical copy of the same key already kept is
+ * not repeated (nor told again).
  * @param {string} key
  * @param {string} raw
  * @param {string} reason
@@ -137,7 +137,11 @@ function copiedRaw(name) {
  */
 export function setAside(key, raw, reason) {
   const names = setAsideNames();
-  if (names.some((n) => copiedRaw(n) === raw)) return true; // told already
+  const same = (/** @type {string} */ n) => {
+    const copy = copied(n);
+    return copy !== null && copy.key === key && copy.raw === raw;
+  };
+  if (names.some(same)) return true; // kept and told already
   const kept = copyAside(names, JSON.stringify({ key, reason, time: new Date().toISOString(), raw }));
   problems.push({ key, reason, kept });
   return kept;
