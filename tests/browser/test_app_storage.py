@@ -87,6 +87,8 @@ BATCHES: dict[str, list[Damage]] = {
         Damage("recent not JSON", "recent-winnable", "[1, 2"),
         Damage("pending log not JSON", "pending", "move 1 4"),
         Damage("set-aside copy not JSON", "set-aside:1:0", "not json", "untouched"),
+        Damage("other devices' statistics not JSON", "stats-devices", "{devices"),
+        Damage("device id not JSON", "device", "phone 1"),
     ],
     "wrong-shape": [
         Damage("game truncated", "game", _cut(GAME)),
@@ -99,6 +101,11 @@ BATCHES: dict[str, list[Damage]] = {
             "repaired",
         ),
         Damage("recent bad list", "recent-winnable", envelope({"spider/1": "abc"})),
+        Damage(
+            "another device's statistics of the wrong shape",
+            "stats-devices",
+            envelope({"devices": {"laptop": {"rev": "new"}}}),
+        ),
         Damage("set-aside copy null", "set-aside:2:0", "null", "untouched"),
         Damage(
             "pending log of another game",

@@ -15,7 +15,7 @@ const KINDS = ["game", "stats", "daily", "settings"];
  * @param {string} key
  */
 function kind(key) {
-  const head = key.split("/")[0];
+  const head = key.split("/")[0].replace(/-devices$/, ""); // other devices' statistics: statistics
   return KINDS.includes(head) ? head : "other";
 }
 

@@ -4,6 +4,7 @@
 // into the worker. Storage that cannot save is said at once, and the browser is asked to keep
 // this site's data (persistent storage).
 
+import { deviceId } from "./backupdoc.js";
 import { wins } from "./daily.js";
 import * as i18n from "./i18n.js";
 import { messageFor, notice, showMessage } from "./messages.js";
@@ -117,6 +118,7 @@ function checkStorage() {
   navigator.storage?.persist?.().catch(() => false);
   stats.totals();
   wins();
+  deviceId();
 }
 
 /**
