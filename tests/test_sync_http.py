@@ -271,3 +271,19 @@ def test_a_database_that_cannot_be_opened_stops_serve_with_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("spider serve: error: cannot open the sync database")
+
+
+@pytest.mark.parametrize(
+    ("argv", "cannot_go_with"),
+    [
+        (["--no-sync", "--database", "postgresql://x@y/z"], "--no-sync"),
+        (["--no-sync", "--data-dir", "somewhere"], "--no-sync"),
+        (["--database", "postgresql://x@y/z", "--data-dir", "somewhere"], "--database"),
+    ],
+)
+def test_sync_options_that_cannot_apply_together_are_refused(
+    argv: list[str], cannot_go_with: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--port", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot go with {cannot_go_with}" in err

@@ -188,6 +188,10 @@ def _command_serve(args: argparse.Namespace) -> int:
     from .server import ServeOptions
     from .syncstore import StoreError
 
+    unused = _unused_sync_option(args)
+    if unused is not None:
+        print(f"spider serve: error: {unused}", file=sys.stderr)
+        return 2
     options = ServeOptions(
         workers=args.workers,
         timeout_keep_alive=args.timeout_keep_alive,
@@ -201,6 +205,17 @@ def _command_serve(args: argparse.Namespace) -> int:
         print(f"spider serve: error: {problem}", file=sys.stderr)
         return 2
     return 0
+
+
+def _unused_sync_option(args: argparse.Namespace) -> str | None:
+    """Why the sync options given cannot all apply, or None when they can."""
+    if args.no_sync and args.database is not None:
+        return "--database names the sync service's database: it cannot go with --no-sync"
+    if args.no_sync and args.data_dir is not None:
+        return "--data-dir holds the sync service's database: it cannot go with --no-sync"
+    if args.database is not None and args.data_dir is not None:
+        return "--data-dir holds the SQLite database: it cannot go with --database (PostgreSQL)"
+    return None
 
 
 def _sync_config(args: argparse.Namespace) -> Any:
