@@ -29,7 +29,7 @@ def checked_game(updated: int, actions: int) -> dict[str, Any]:
 
 
 @st.composite
-def slots(draw: st.DrawFn) -> dict[str, Any]:
+def slots(draw: st.DrawFn, epoch: int = 0) -> dict[str, Any]:
     played = draw(st.integers(0, 20))
     won = draw(st.integers(0, played))
     best = draw(st.integers(0, won))
@@ -46,13 +46,23 @@ def slots(draw: st.DrawFn) -> dict[str, Any]:
         "wonMoves": 100 * won,
         "recent": "",
     }
-    return {"rev": draw(st.integers(0, 5)), "variants": {KEY: entry}, "recent": [], "all": None}
+    return {
+        "rev": draw(st.integers(0, 5)),
+        "epoch": epoch,
+        "variants": {KEY: entry},
+        "recent": [],
+        "all": None,
+    }
 
 
 @st.composite
 def backups(draw: st.DrawFn) -> Backup:
     game = draw(st.none() | st.builds(checked_game, st.integers(0, 3), st.integers(1, 3)))
-    devices = draw(st.dictionaries(st.sampled_from(DEVICES), slots(), max_size=3))
+    # Statistics reset up to twice, each reset at one of a few times (two devices may reset
+    # alike, or at once); every slot counts from the document's reset.
+    resets = draw(st.integers(0, 2))
+    epoch = {"n": resets, "at": draw(st.integers(1, 3)) if resets else 0}
+    devices = draw(st.dictionaries(st.sampled_from(DEVICES), slots(resets), max_size=3))
     days: dict[str, dict[str, Any]] = {}
     for offset in draw(st.sets(st.integers(0, 4), max_size=3)):
         day = FIRST_DAY + timedelta(days=offset)
@@ -72,6 +82,7 @@ def backups(draw: st.DrawFn) -> Backup:
         stats=devices,
         daily=dict(sorted(days.items())),
         settings=draw(st.none() | st.just({"updated": stamp, "values": values})),
+        epoch=epoch,
     )
 
 
@@ -79,6 +90,10 @@ def parts(backup: Backup) -> str:
     """Everything the merge rules decide (``device`` and ``written`` are the local side's)."""
     data = backup.to_json()
     return json.dumps({k: data[k] for k in ("game", "stats", "daily", "settings")}, sort_keys=True)
+
+
+def order(epoch: dict[str, int]) -> tuple[int, int]:
+    return epoch["n"], epoch["at"]
 
 
 FAST = settings(max_examples=60, deadline=None)
@@ -112,8 +127,12 @@ def test_merge_is_idempotent_and_a_document_with_itself_is_itself(a: Backup, b: 
 def test_nothing_present_is_lost(a: Backup, b: Backup) -> None:
     merged, changed = merge(a, b)
     for side in (a, b):
+        assert order(merged.epoch) >= order(side.epoch)
+        # Every device's slot of the latest reset is kept; a reset drops those of earlier ones.
         for device, slot in side.stats.items():
-            assert merged.stats[device]["rev"] >= slot["rev"]
+            if side.epoch["n"] == merged.epoch["n"]:
+                assert merged.stats[device]["rev"] >= slot["rev"]
+        assert all(slot["epoch"] == merged.epoch["n"] for slot in merged.stats.values())
         for day, results in side.daily.items():
             for code, result in results.items():
                 kept = merged.daily[day][code]
@@ -125,4 +144,5 @@ def test_nothing_present_is_lost(a: Backup, b: Backup) -> None:
             assert merged.settings["updated"] >= side.settings["updated"]
     assert bool(changed) == (parts(merged) != parts(a))
     # The merged document is a valid one.
-    assert check_document(merged.to_json()).stats == merged.stats
+    checked = check_document(merged.to_json())
+    assert (checked.epoch, checked.stats) == (merged.epoch, merged.stats)

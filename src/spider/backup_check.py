@@ -63,11 +63,11 @@ def read_backup(text: object) -> Backup:
     return check_document(data)
 
 
-def _written(value: object) -> tuple[str, date]:
-    """The time the document was written (ISO, UTC) and its date."""
+def _written(value: object) -> tuple[str, datetime]:
+    """The time the document was written (ISO, UTC)."""
     if isinstance(value, str) and _WRITTEN_RE.match(value):
         try:
-            return value, datetime.fromisoformat(value).date()
+            return value, datetime.fromisoformat(value)
         except ValueError:
             pass
     raise InvalidBackup(
@@ -95,19 +95,23 @@ def check_document(data: Any) -> Backup:
     unknown = set(data) - _FIELDS
     if unknown:
         raise InvalidBackup(f"unknown field {excerpt(sorted(unknown)[0])}")
-    written, day = _written(data.get("written"))
+    written, when = _written(data.get("written"))
+    # A reset may be up to a day after the document was written (another device's clock ahead).
+    latest = int((when + timedelta(days=1)).timestamp() * 1000)
     device = data.get("device")
     if not isinstance(device, str) or not DEVICE_RE.match(device):
         raise InvalidBackup(
             f"device: expected 1 to 64 letters, digits, - or _, not {excerpt(device)}"
         )
+    epoch, slots = check_slots(data.get("stats", {"devices": {}}), latest)
     return Backup(
         written=written,
         device=device,
         game=check_game(data.get("game")),
-        stats=check_slots(data.get("stats", {"devices": {}})),
-        daily=check_daily(data.get("daily", {"days": {}}), day),
+        stats=slots,
+        daily=check_daily(data.get("daily", {"days": {}}), when.date()),
         settings=check_settings(data.get("settings")),
+        epoch=epoch,
     )
 
 

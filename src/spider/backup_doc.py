@@ -17,6 +17,7 @@ __all__ = [
     "MAX_DAYS",
     "MAX_DEVICES",
     "MAX_SETTINGS",
+    "NO_RESET",
     "VERSION",
     "Backup",
     "BackupErrorCode",
@@ -42,6 +43,9 @@ MAX_DAYS: Final = 40_000
 
 MAX_SETTINGS: Final = 100
 """The most settings one document keeps."""
+
+NO_RESET: Final = {"n": 0, "at": 0}
+"""The reset epoch of statistics never reset (and of a document that has none)."""
 
 BackupErrorCode = Literal["not-backup", "backup-version", "bad-backup", "backup-too-large"]
 """Why a backup is refused (:attr:`InvalidBackup.code`)."""
@@ -75,8 +79,10 @@ class Backup:
     """A checked backup document (every part as :mod:`spider.backup` normalised it).
 
     ``game``: the game in progress as the page stores it, or None; ``stats``: each device's
-    statistics slot by device id; ``daily``: date → game code → ``{score, moves, time}``;
-    ``settings``: ``{updated, values}`` or None.
+    statistics slot by device id (each counting in ``epoch``); ``daily``: date → game code →
+    ``{score, moves, time}``; ``settings``: ``{updated, values}`` or None; ``epoch``: the reset
+    the statistics count from, ``{n, at}``: resets so far and the time of the last (ms; ``{0, 0}``
+    when never reset).
     """
 
     written: str
@@ -85,6 +91,7 @@ class Backup:
     stats: dict[str, JsonObject] = field(default_factory=dict)
     daily: dict[str, dict[str, JsonObject]] = field(default_factory=dict)
     settings: JsonObject | None = None
+    epoch: JsonObject = field(default_factory=lambda: dict(NO_RESET))
 
     def to_json(self) -> JsonObject:
         """The document as JSON data (what :func:`spider.backup.read_backup` reads back)."""
@@ -94,7 +101,7 @@ class Backup:
             "written": self.written,
             "device": self.device,
             "game": self.game,
-            "stats": {"devices": self.stats},
+            "stats": {"epoch": self.epoch, "devices": self.stats},
             "daily": {"days": self.daily},
             "settings": self.settings,
         }

@@ -2,7 +2,9 @@
 
 - the game in progress: the one saved later (``updated``); on a tie the longer history; the
   other is not kept;
-- statistics: per device, the slot with the higher ``rev`` (a device only ever changes its own
+- statistics: the later reset (``epoch``: more resets, then the later one), and only the slots
+  that count from it: a reset clears every device's statistics, whichever side learns of it
+  first; then per device the slot with the higher ``rev`` (a device only ever changes its own
   slot, one ``rev`` per change), so nothing is counted twice and no device's games are lost;
 - daily results: every day and game of both, per day and game the better result (higher score,
   then fewer moves, then less time);
@@ -62,11 +64,21 @@ def merge_game(a: JsonObject | None, b: JsonObject | None) -> JsonObject | None:
     return max(a, b, key=_game_order)
 
 
-def merge_stats(a: dict[str, JsonObject], b: dict[str, JsonObject]) -> dict[str, JsonObject]:
-    """Per device, the slot of the higher ``rev``."""
-    out = dict(a)
-    for device, slot in b.items():
+def merge_epoch(a: JsonObject, b: JsonObject) -> JsonObject:
+    """The later reset: the one after more resets, then the one made later."""
+    return max(a, b, key=lambda e: (e["n"], e["at"]))
+
+
+def merge_stats(
+    a: dict[str, JsonObject], b: dict[str, JsonObject], epoch: int = 0
+) -> dict[str, JsonObject]:
+    """Per device, the slot of the higher ``rev`` among those counting from reset ``epoch``
+    (the slots of an earlier reset are dropped)."""
+    out: dict[str, JsonObject] = {}
+    for device, slot in [*a.items(), *b.items()]:
         mine = out.get(device)
+        if slot.get("epoch", 0) != epoch:
+            continue
         if mine is None or (slot["rev"], _canon(slot)) > (mine["rev"], _canon(mine)):
             out[device] = slot
     return dict(sorted(out.items()))
@@ -98,17 +110,19 @@ def merge_settings(a: JsonObject | None, b: JsonObject | None) -> JsonObject | N
 
 def merge(local: Backup, incoming: Backup) -> tuple[Backup, Changed]:
     """``local`` and ``incoming`` merged, and which parts differ from ``local``."""
+    epoch = merge_epoch(local.epoch, incoming.epoch)
     merged = Backup(
         written=local.written,
         device=local.device,
         game=merge_game(local.game, incoming.game),
-        stats=merge_stats(local.stats, incoming.stats),
+        stats=merge_stats(local.stats, incoming.stats, epoch["n"]),
         daily=merge_daily(local.daily, incoming.daily),
         settings=merge_settings(local.settings, incoming.settings),
+        epoch=epoch,
     )
     changed = Changed(
         game=_canon(merged.game) != _canon(local.game),
-        stats=_canon(merged.stats) != _canon(local.stats),
+        stats=_canon([merged.epoch, merged.stats]) != _canon([local.epoch, local.stats]),
         daily=_canon(merged.daily) != _canon(local.daily),
         settings=_canon(merged.settings) != _canon(local.settings),
     )

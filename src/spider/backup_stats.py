@@ -1,10 +1,12 @@
 """Checks of the statistics in a backup: each device's slot, as far as the engine can tell what
 play can give (see ``docs/backup.md``).
 
-A slot is what one device's page keeps (``stats.js``): ``rev``, the entries by variant key
-(``game/suits/rule/scoring``), the last results of every game (``recent``) and the streak across
-games (``all``).  Every bound below holds for statistics the page writes, whatever the player
-does; a slot that breaks one was edited, and the document is refused.
+A slot is what one device's page keeps (``stats.js``): ``rev``, the reset it counts from
+(``epoch``), the entries by variant key (``game/suits/rule/scoring``), the last results of every
+game (``recent``) and the streak across games (``all``).  Beside the slots, ``stats.epoch`` says
+how many times the statistics were reset and when last; only the slots of that reset count.
+Every bound below holds for statistics the page writes, whatever the player does; a slot that
+breaks one was edited, and the document is refused.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from functools import cache
 from typing import Any, Final
 
-from .backup_doc import MAX_DEVICES, InvalidBackup, JsonObject
+from .backup_doc import MAX_DEVICES, NO_RESET, InvalidBackup, JsonObject
 from .limits import excerpt
 from .options import SCORINGS, Options
 
@@ -22,6 +24,7 @@ __all__ = [
     "MAX_COUNT",
     "RECENT",
     "VARIANT_KEYS",
+    "check_epoch",
     "check_slots",
     "max_win_score",
     "min_win_moves",
@@ -228,10 +231,11 @@ def _check_streaks(data: object, where: str) -> JsonObject | None:
 
 
 def check_slot(data: object, where: str) -> JsonObject:
-    """One device's statistics: ``{rev, variants, recent, all}``."""
-    if not isinstance(data, dict) or set(data) - {"rev", "variants", "recent", "all"}:
-        raise _fail(where, "expected {rev, variants, recent, all}")
+    """One device's statistics: ``{rev, epoch, variants, recent, all}`` (``epoch``: 0 if absent)."""
+    if not isinstance(data, dict) or set(data) - {"rev", "epoch", "variants", "recent", "all"}:
+        raise _fail(where, "expected {rev, epoch, variants, recent, all}")
     rev = _count(data, "rev", where, MAX_MS)
+    epoch = _count(data, "epoch", where)
     variants = data.get("variants", {})
     if not isinstance(variants, dict):
         raise _fail(f"{where}.variants", "expected an object")
@@ -243,17 +247,36 @@ def check_slot(data: object, where: str) -> JsonObject:
         entries[key] = check_entry(value, options, f"{where}.variants.{key}")
     recent = _check_recent(data.get("recent", []), f"{where}.recent")
     streaks = _check_streaks(data.get("all"), f"{where}.all")
-    return {"rev": rev, "variants": entries, "recent": recent, "all": streaks}
+    return {"rev": rev, "epoch": epoch, "variants": entries, "recent": recent, "all": streaks}
 
 
-def check_slots(data: object) -> dict[str, JsonObject]:
-    """``stats``: ``{"devices": {device id: slot}}``."""
+def check_epoch(data: object, latest: int) -> JsonObject:
+    """``stats.epoch``: ``{n, at}``, how many times the statistics were reset and when last (ms
+    since 1970, no later than ``latest``); ``{0, 0}`` when never reset, or absent."""
+    if data is None:
+        return dict(NO_RESET)
+    if not isinstance(data, dict) or set(data) != {"n", "at"}:
+        raise _fail("stats.epoch", "expected {n, at}")
+    n = _count(data, "n", "stats.epoch")
+    at = _count(data, "at", "stats.epoch", MAX_MS)
+    if (n == 0) != (at == 0):
+        raise _fail("stats.epoch", "a reset without its time, or a time without a reset")
+    if at > latest:
+        raise _fail("stats.epoch.at", "a reset after the backup was written")
+    return {"n": n, "at": at}
+
+
+def check_slots(data: object, latest: int) -> tuple[JsonObject, dict[str, JsonObject]]:
+    """``stats``: ``{"epoch": {n, at}, "devices": {device id: slot}}``: the reset the statistics
+    count from, and the slots that count from it (a slot of an earlier reset is dropped: the
+    reset cleared it; one of a later reset than the document's is impossible)."""
     if (
         not isinstance(data, dict)
-        or set(data) != {"devices"}
+        or not {"devices"} <= set(data) <= {"epoch", "devices"}
         or not isinstance(data["devices"], dict)
     ):
-        raise _fail("stats", 'expected {"devices": {…}}')
+        raise _fail("stats", 'expected {"epoch": {n, at}, "devices": {…}}')
+    epoch = check_epoch(data.get("epoch"), latest)
     devices: dict[str, Any] = data["devices"]
     if len(devices) > MAX_DEVICES:
         raise InvalidBackup(
@@ -264,8 +287,13 @@ def check_slots(data: object) -> dict[str, JsonObject]:
     for device, slot in devices.items():
         if not DEVICE_RE.match(device):
             raise _fail("stats.devices", f"{excerpt(device)} is not a device id")
-        out[device] = check_slot(slot, f"stats.devices.{device}")
-    return _bound_streaks(out)
+        where = f"stats.devices.{device}"
+        checked = check_slot(slot, where)
+        if checked["epoch"] > epoch["n"]:
+            raise _fail(f"{where}.epoch", "a later reset than the statistics' own")
+        if checked["epoch"] == epoch["n"]:
+            out[device] = checked
+    return epoch, _bound_streaks(out)
 
 
 def _bound_streaks(slots: dict[str, JsonObject]) -> dict[str, JsonObject]:

@@ -46,7 +46,8 @@ def _variant_totals(entries: list[JsonObject]) -> JsonObject:
 
 def total_stats(backup: Backup) -> JsonObject:
     """The statistics the player sees: per variant (menu order) the sums over every device's
-    slot, the totals, and the streak across games of the slot with the latest result."""
+    slot, the totals, the streak across games of the slot with the latest result, and the
+    resets so far with the time of the last (ms, None when never reset)."""
     slots = list(backup.stats.values())
     variants = {}
     for key in VARIANT_KEYS:
@@ -62,6 +63,8 @@ def total_stats(backup: Backup) -> JsonObject:
         "won": sum(v["won"] for v in variants.values()),
         "streak": None if latest is None else latest["streak"],
         "bestStreak": _best([s["bestStreak"] for s in streaks], max),
+        "resets": backup.epoch["n"],
+        "resetAt": backup.epoch["at"] or None,
     }
 
 

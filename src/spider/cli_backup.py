@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,9 @@ def _stats_lines(stats: dict[str, Any]) -> list[str]:
         f"Statistics ({_plural(stats['devices'], 'device')}): {stats['played']:,} played, "
         f"{stats['won']:,} won, current streak {streak}, best streak {stats['bestStreak'] or 0}"
     ]
+    if stats["resetAt"] is not None:
+        when = datetime.fromtimestamp(stats["resetAt"] / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        lines[0] += f", counted since they were reset on {when}"
     for key, v in stats["variants"].items():
         game, suits, rule, scoring = key.split("/")
         name = _variant(game, int(suits), rule, scoring)
@@ -89,9 +93,7 @@ def _command_backup(args: argparse.Namespace) -> int:
         changed_any = changed_any or bool(changed)
     if args.output:
         written = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-        out = Backup(
-            written, backup.device, backup.game, backup.stats, backup.daily, backup.settings
-        )
+        out = replace(backup, written=written)
         Path(args.output).write_text(out.to_text() + "\n", encoding="utf-8")
     info = summary(backup)
     if args.json:
