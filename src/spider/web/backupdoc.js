@@ -5,8 +5,9 @@
 // merged one back.
 //
 // `apply` writes by the rules two tabs follow: the game with a revision above the stored one, so
-// every tab takes it up (this one too: the same `storage` event another tab would send); this
-// device's statistics only when the document's are newer (a higher `rev`), the other devices'
+// every tab takes it up (this one too: the same `storage` event another tab would send); the
+// statistics of the document's reset (a later reset than this device's clears its statistics
+// first), this device's only when the document's are newer (a higher `rev`), the other devices'
 // as they are; the daily results as merged; the settings when they were changed later.
 
 import { readStored, GAME_KEY } from "./saving.js";
@@ -27,7 +28,7 @@ const DEVICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * @property {string} written ISO time
  * @property {string} device
  * @property {import("./types.js").StoredGame | null} game
- * @property {{devices: Record<string, import("./stats.js").Slot>}} stats
+ * @property {{epoch?: import("./stats.js").Epoch, devices: Record<string, import("./stats.js").Slot>}} stats
  * @property {{days: Record<string, Record<string, {score: number, moves: number, time: number}>>}} daily
  * @property {{updated: number, values: Record<string, unknown>} | null} settings
  */
@@ -84,7 +85,7 @@ export function collect() {
     written: new Date().toISOString(),
     device: id,
     game: stored ? { ...stored, updated: stored.updated ?? 0 } : null,
-    stats: { devices: { ...stats.otherSlots(), [id]: stats.ownSlot() } },
+    stats: { epoch: stats.epoch(), devices: { ...stats.otherSlots(), [id]: stats.ownSlot() } },
     daily: { days: storage.read(DAILY_KEY, validateDays, {}) },
     settings: settings.stamped(),
   };
@@ -98,7 +99,7 @@ export function collect() {
 export function apply(doc) {
   const id = deviceId();
   const { [id]: own = null, ...others } = doc.stats.devices;
-  stats.replaceSlots(own, others);
+  stats.replaceSlots(own, others, doc.stats.epoch);
   // A daily result recorded here since `collect()` is kept: nothing present is dropped.
   const days = storage.read(DAILY_KEY, validateDays, {});
   /** @type {BackupDoc["daily"]["days"]} */

@@ -19,7 +19,7 @@ import * as stats from "./stats.js";
 /**
  * What the engine says a backup holds (spider.backup.summary).
  * @typedef {{written: string, game: {game: string, suits: number, rule: string, scoring: string, moves: number, won: boolean} | null,
- *   stats: {played: number, won: number, devices: number}, daily: {wins: number, streak: number}, settings: number}} Summary
+ *   stats: {played: number, won: number, devices: number, resets: number}, daily: {wins: number, streak: number}, settings: number}} Summary
  */
 /** @typedef {{game: boolean, stats: boolean, daily: boolean, settings: boolean}} Changed */
 /** @typedef {Reply & {backup?: BackupDoc, summary?: Summary, changed?: Changed}} BackupReply */
@@ -124,7 +124,12 @@ function fillChanges(changed, merged) {
     return;
   }
   const list = document.createElement("ul");
-  for (const p of parts) list.append(line("li", t(`restore.change.${p}`, { played: formatNumber(merged.stats.played), won: formatNumber(merged.stats.won) }), `restore-change-${p}`));
+  // Statistics reset on another device since: this device's are reset too, not added to.
+  const reset = merged.stats.resets > stats.epoch().n;
+  for (const p of parts) {
+    const words = p === "stats" && reset ? "restore.change.reset" : `restore.change.${p}`;
+    list.append(line("li", t(words, { played: formatNumber(merged.stats.played), won: formatNumber(merged.stats.won) }), `restore-change-${p}`));
+  }
   box.replaceChildren(line("p", t("restore.changes")), list);
 }
 

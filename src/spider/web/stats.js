@@ -23,6 +23,14 @@
 // the sum over every slot: sums of the counts, the best of the records, and the current streak
 // and recent results of the slot with the latest result. A result recorded here continues the
 // streak of that latest slot, so wins on a phone then on a laptop make one streak.
+//
+// Resetting every game's statistics resets them on every device: the statistics count from a
+// reset epoch (`epoch`: resets so far and the time of the last, stored with this device's slot;
+// each slot says the epoch it counts in). A reset raises it and starts this device's slot afresh;
+// a device that learns of a later reset from a backup or sync (`replaceSlots`) drops its own
+// slot, and every other slot of an earlier epoch, and counts anew from there: a game played on
+// a device before it learns of the reset is not counted. The daily results are not statistics:
+// a reset keeps them.
 
 import * as storage from "./storage.js";
 
@@ -48,17 +56,18 @@ export const RECENT = 30;
  */
 
 /** @typedef {{streak: number, bestStreak: number, at?: number}} Streaks */
+/** @typedef {{n: number, at: number}} Epoch resets so far, and the time of the last (ms; 0: never) */
 /** @typedef {[string, "W" | "L"]} Result a variant key and how its game ended */
 
 /**
  * Everything stored: the entries as they were stored (checked; completed by `entry`), the recent
  * results of every game, and the streaks across games (null: not known yet).
- * @typedef {{variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null, rev: number}} Stored
+ * @typedef {{variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null, rev: number, epoch: Epoch}} Stored
  */
 
 /**
  * A device's statistics as a backup holds them (docs/backup.md).
- * @typedef {{rev: number, variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null}} Slot
+ * @typedef {{rev: number, epoch?: number, variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null}} Slot
  */
 
 /**
@@ -170,6 +179,17 @@ function validStreaks(v) {
   return !!v && typeof v === "object" && isCount(v.streak) && isCount(v.bestStreak) && v.streak <= v.bestStreak && (v.at === undefined || isCount(v.at));
 }
 
+/** @type {Epoch} */
+const NO_RESET = { n: 0, at: 0 };
+
+/**
+ * @param {any} v
+ * @returns {v is Epoch}
+ */
+function validEpoch(v) {
+  return !!v && typeof v === "object" && isCount(v.n) && isCount(v.at) && (v.n === 0) === (v.at === 0);
+}
+
 /**
  * The stored statistics as they are (each part checked later on its own).
  * @param {any} data
@@ -185,7 +205,7 @@ function validate(data) {
 /**
  * Parts that are bad but could not be copied aside: written back as they are, never dropped
  * (`variants`: entries; `recent`, `all`: the lists beside them).
- * @type {{variants: Record<string, unknown>, recent?: unknown, all?: unknown}}
+ * @type {{variants: Record<string, unknown>, recent?: unknown, all?: unknown, epoch?: unknown}}
  */
 let uncopied = { variants: {} };
 
@@ -204,7 +224,7 @@ const setAside = (name, v) => storage.setAside(`${KEY}/${name}`, JSON.stringify(
 function load() {
   const raw = storage.read(KEY, validate, { variants: {} });
   /** @type {Stored} */
-  const out = { variants: {}, recent: [], all: null, rev: isCount(raw.rev) ? raw.rev : 0 };
+  const out = { variants: {}, recent: [], all: null, rev: isCount(raw.rev) ? raw.rev : 0, epoch: NO_RESET };
   let dropped = false;
   uncopied = { variants: {} };
   for (const [key, v] of Object.entries(raw.variants)) {
@@ -222,17 +242,24 @@ function load() {
     else if (setAside("all", raw.all)) dropped = true;
     else uncopied.all = raw.all;
   }
+  if (raw.epoch !== undefined) {
+    if (validEpoch(raw.epoch)) out.epoch = raw.epoch;
+    else if (setAside("epoch", raw.epoch)) dropped = true;
+    else uncopied.epoch = raw.epoch;
+  }
   if (dropped) save(out);
   return out;
 }
 
 /** @param {Stored} s */
-function save({ variants, recent, all, rev }) {
+function save({ variants, recent, all, rev, epoch }) {
   /** @type {Record<string, unknown>} */
   const data = { rev, variants: { ...uncopied.variants, ...variants }, recent };
   if (all) data.all = all;
+  if (epoch.n) data.epoch = epoch;
   if ("recent" in uncopied) data.recent = uncopied.recent;
   if ("all" in uncopied) data.all = uncopied.all;
+  if ("epoch" in uncopied) data.epoch = uncopied.epoch;
   storage.write(KEY, data);
 }
 
@@ -270,36 +297,66 @@ function validateDevices(data) {
  */
 function validSlot(v) {
   if (!v || typeof v !== "object" || !isCount(v.rev) || !v.variants || typeof v.variants !== "object") return false;
+  if (v.epoch !== undefined && !isCount(v.epoch)) return false;
   if (!Object.entries(v.variants).every(([k, e]) => KEY_SHAPE.test(k) && validEntry(e))) return false;
   return (v.recent === undefined || validRecent(v.recent)) && (v.all === undefined || v.all === null || validStreaks(v.all));
 }
 
-/** @returns {Record<string, Slot>} the statistics of other devices, by device id */
+/**
+ * Of the slots in `slots`, those that count from reset `n`.
+ * @param {Record<string, Slot>} slots
+ * @param {number} n
+ */
+function since(slots, n) {
+  return Object.fromEntries(Object.entries(slots).filter(([, slot]) => (slot.epoch ?? 0) === n));
+}
+
+/** @returns {Record<string, Slot>} the statistics of other devices that count, by device id */
 export function otherSlots() {
-  return storage.read(DEVICES_KEY, validateDevices, {});
+  return since(storage.read(DEVICES_KEY, validateDevices, {}), load().epoch.n);
 }
 
 /** @returns {Slot} this device's statistics, as a backup holds them */
 export function ownSlot() {
-  const { rev, variants, recent, all } = load();
-  return { rev, variants, recent, all };
+  const { rev, epoch, variants, recent, all } = load();
+  return { rev, epoch: epoch.n, variants, recent, all };
+}
+
+/** @returns {Epoch} the reset the statistics count from */
+export function epoch() {
+  return load().epoch;
 }
 
 /**
- * Takes the statistics of a merged backup: this device's slot when the backup's is newer
- * (`own`, else null), and every other device's slot that is not older than the one kept here.
+ * Takes the statistics of a merged backup that count from reset `reset`: this device's slot
+ * when the backup's is newer (`own`, else null), and every other device's slot that is not older
+ * than the one kept here. A later reset than this device's clears its statistics first (its own
+ * slot starts afresh unless the backup has a newer one); an earlier one (a reset made here since
+ * the backup was gathered) leaves them as they are.
  * @param {Slot | null} own
  * @param {Record<string, Slot>} others
+ * @param {Epoch} [reset]
  */
-export function replaceSlots(own, others) {
-  if (own && own.rev > load().rev) {
+export function replaceSlots(own, others, reset = NO_RESET) {
+  const stored = load();
+  if (reset.n < stored.epoch.n) return;
+  const later = reset.n > stored.epoch.n;
+  const epoch = later ? reset : { n: reset.n, at: Math.max(stored.epoch.at, reset.at) };
+  if (own && (own.epoch ?? 0) === epoch.n && (later || own.rev > stored.rev)) {
     uncopied = { variants: {} };
-    save({ rev: own.rev, variants: own.variants, recent: own.recent ?? [], all: own.all ?? null });
+    // One revision on at least: every tab, and every merge, takes this slot up.
+    const rev = later ? Math.max(own.rev, stored.rev + 1) : own.rev;
+    save({ rev, epoch, variants: own.variants, recent: own.recent ?? [], all: own.all ?? null });
+  } else if (later) {
+    uncopied = { variants: {} };
+    save({ rev: stored.rev + 1, epoch, variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
+  } else if (epoch.at !== stored.epoch.at) {
+    save({ ...stored, epoch });
   }
   // Another device's slot written here since the backup was gathered (by another tab) stays
   // when it is newer: a slot is only ever replaced by one of a higher revision.
-  const out = otherSlots();
-  for (const [id, slot] of Object.entries(others)) if (!out[id] || slot.rev >= out[id].rev) out[id] = slot;
+  const out = later ? {} : otherSlots();
+  for (const [id, slot] of Object.entries(since(others, epoch.n))) if (!out[id] || slot.rev >= out[id].rev) out[id] = slot;
   storage.write(DEVICES_KEY, { devices: out });
 }
 
@@ -469,7 +526,9 @@ export function recordLoss(key) {
 }
 
 /**
- * Deletes the statistics of `key`, or of every game when `key` is null.
+ * Deletes the statistics of `key` on this device, or of every game on every device when `key`
+ * is null (the next reset: the other devices' slots are dropped, and they drop their own when
+ * they learn of it).
  * @param {string | null} key
  */
 export function reset(key) {
@@ -480,9 +539,11 @@ export function reset(key) {
     });
     return;
   }
-  const rev = load().rev + 1;
+  const stored = load();
+  const epoch = { n: stored.epoch.n + 1, at: Date.now() };
   uncopied = { variants: {} };
-  save({ rev, variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
+  save({ rev: stored.rev + 1, epoch, variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
+  storage.write(DEVICES_KEY, { devices: {} });
 }
 
 /** @param {{played: number, won: number}} s */
