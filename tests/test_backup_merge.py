@@ -29,7 +29,7 @@ def checked_game(updated: int, actions: int) -> dict[str, Any]:
 
 
 @st.composite
-def slots(draw: st.DrawFn, epoch: int = 0) -> dict[str, Any]:
+def slots(draw: st.DrawFn, epoch: int = 0, game_epoch: int = 0) -> dict[str, Any]:
     played = draw(st.integers(0, 20))
     won = draw(st.integers(0, played))
     best = draw(st.integers(0, won))
@@ -46,6 +46,10 @@ def slots(draw: st.DrawFn, epoch: int = 0) -> dict[str, Any]:
         "wonMoves": 100 * won,
         "recent": "",
     }
+    # An entry counts from its game's latest reset, or from an earlier one (it does not count).
+    entry_epoch = draw(st.integers(0, game_epoch))
+    if entry_epoch:
+        entry["epoch"] = entry_epoch
     return {
         "rev": draw(st.integers(0, 5)),
         "epoch": epoch,
@@ -62,7 +66,11 @@ def backups(draw: st.DrawFn) -> Backup:
     # alike, or at once); every slot counts from the document's reset.
     resets = draw(st.integers(0, 2))
     epoch = {"n": resets, "at": draw(st.integers(1, 3)) if resets else 0}
-    devices = draw(st.dictionaries(st.sampled_from(DEVICES), slots(resets), max_size=3))
+    game_resets = draw(st.integers(0, 2))
+    games = {KEY: {"n": game_resets, "at": draw(st.integers(1, 3))}} if game_resets else {}
+    devices = draw(
+        st.dictionaries(st.sampled_from(DEVICES), slots(resets, game_resets), max_size=3)
+    )
     days: dict[str, dict[str, Any]] = {}
     for offset in draw(st.sets(st.integers(0, 4), max_size=3)):
         day = FIRST_DAY + timedelta(days=offset)
@@ -83,6 +91,7 @@ def backups(draw: st.DrawFn) -> Backup:
         daily=dict(sorted(days.items())),
         settings=draw(st.none() | st.just({"updated": stamp, "values": values})),
         epoch=epoch,
+        resets=games,
     )
 
 
@@ -145,4 +154,8 @@ def test_nothing_present_is_lost(a: Backup, b: Backup) -> None:
     assert bool(changed) == (parts(merged) != parts(a))
     # The merged document is a valid one.
     checked = check_document(merged.to_json())
-    assert (checked.epoch, checked.stats) == (merged.epoch, merged.stats)
+    assert (checked.epoch, checked.resets, checked.stats) == (
+        merged.epoch,
+        merged.resets,
+        merged.stats,
+    )

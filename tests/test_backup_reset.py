@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spider.backup import Backup, check_document, merge, read_backup, summary
+from spider.backup_stats import counts
 from tests.test_backup import KEY, document, refused, slot
 from tests.test_backup_merge import DEVICES, FAST, backups, parts
 
@@ -31,12 +32,16 @@ def reset(doc: Backup, device: str, at: int) -> Backup:
 
 def play(doc: Backup, device: str) -> Backup:
     """A game of KEY lost on ``device``: its slot (afresh when it has none in the document's
-    reset) counts one more game."""
+    reset; its entry afresh when from before the game's reset) counts one more game."""
     old = doc.stats.get(device)
     rev = old["rev"] + 1 if old else 0
     variants = dict(old["variants"]) if old else {}
     before = variants.get(KEY, {"played": 0, "won": 0})
+    game_epoch = doc.resets.get(KEY, {"n": 0})["n"]
+    if not counts(before, KEY, doc.resets):  # an entry from before its game's reset
+        before = {"played": 0, "won": 0}
     variants[KEY] = {
+        **({"epoch": game_epoch} if game_epoch else {}),
         **{k: 0 for k in ("streak", "bestStreak", "timedWins", "wonTime", "wonMoves")},
         "bestScore": None,
         "bestTime": None,
@@ -161,3 +166,65 @@ def test_the_later_of_two_resets_is_kept_and_both_devices_games_after_them_count
     again = reset(merge(phone, laptop)[0], "phone", 300)
     assert merge(laptop, again)[0].epoch == {"n": 2, "at": 300}
     assert played(merge(laptop, again)[0]) == 0
+
+
+def reset_game(doc: Backup, device: str, key: str, at: int) -> Backup:
+    """What the page does on Reset of one game (stats.js): the game's next reset, and its
+    entry dropped from this device's slot (one revision on); other slots stay as they are."""
+    n = doc.resets.get(key, {"n": 0})["n"] + 1
+    old = doc.stats.get(device)
+    variants = {k: e for k, e in (old["variants"] if old else {}).items() if k != key}
+    rev = old["rev"] + 1 if old else 0
+    mine = {"rev": rev, "epoch": doc.epoch["n"], "variants": variants, "recent": [], "all": None}
+    resets = {**doc.resets, key: {"n": n, "at": at}}
+    return replace(doc, resets=resets, stats={**doc.stats, device: mine})
+
+
+def played_of(doc: Backup, key: str = KEY) -> int:
+    variants = summary(doc)["stats"]["variants"]
+    return int(variants[key]["played"]) if key in variants else 0
+
+
+@FAST
+@given(backups(), backups(), st.sampled_from(DEVICES), st.integers(4, 6))
+def test_a_reset_of_one_game_reaches_every_device_in_any_order(
+    a: Backup, b: Backup, device: str, at: int
+) -> None:
+    old = merge(a, b)[0]
+    r = reset_game(old, device, KEY, at)
+    results = [merge(r, a)[0], merge(merge(b, r)[0], a)[0], merge(a, merge(r, b)[0])[0]]
+    assert len({parts(x) for x in results}) == 1
+    merged = results[0]
+    assert played_of(merged) == 0  # no device's games of it from before the reset count
+    # A game of it on another device after it learns of the reset counts, whatever merges.
+    other = next(d for d in DEVICES if d != device)
+    learned = merge(b, r)[0]
+    after = play(replace(learned, stats=_learn(learned.stats, other, learned)), other)
+    assert played_of(merge(r, after)[0]) == played_of(merge(after, a)[0]) == 1
+    assert not merge(after, old)[1].stats  # the backup from before the reset changes nothing
+
+
+def _learn(stats: dict[str, Any], device: str, doc: Backup) -> dict[str, Any]:
+    """``device``'s slot once it learns of the resets of ``doc``: its entries of a game reset
+    since are dropped (stats.js' ``replaceSlots``)."""
+    if device not in stats:
+        return stats
+    mine = stats[device]
+    kept = {k: e for k, e in mine["variants"].items() if counts(e, k, doc.resets)}
+    return {**stats, device: {**mine, "rev": mine["rev"] + 1, "variants": kept}}
+
+
+def test_an_entry_of_a_later_game_reset_than_the_documents_is_refused() -> None:
+    laptop = {**slot(), "variants": {KEY: {**slot()["variants"][KEY], "epoch": 2}}}
+    resets = {KEY: {"n": 1, "at": 5}}
+    doc = document(stats={"resets": resets, "devices": {"laptop": laptop}})
+    assert "a later reset than the game's own" in refused(doc)
+    doc["stats"]["resets"] = {KEY: {"n": 2, "at": 5}, "spider/9/x/y": {"n": 1, "at": 5}}
+    assert "is not a game this engine plays" in refused(doc)
+    doc["stats"]["resets"] = {KEY: {"n": 0, "at": 0}}
+    assert "at least one reset" in refused(doc)
+    doc["stats"]["resets"] = {KEY: {"n": 2, "at": 5}}
+    backup = read_backup(json.dumps(doc))
+    assert played_of(backup) == 5 and backup.resets == {KEY: {"n": 2, "at": 5}}
+    doc["stats"]["resets"] = {KEY: {"n": 3, "at": 6}}
+    assert played_of(read_backup(json.dumps(doc))) == 0  # kept, but not counted

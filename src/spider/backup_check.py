@@ -103,7 +103,7 @@ def check_document(data: Any) -> Backup:
         raise InvalidBackup(
             f"device: expected 1 to 64 letters, digits, - or _, not {excerpt(device)}"
         )
-    epoch, slots = check_slots(data.get("stats", {"devices": {}}), latest)
+    epoch, resets, slots = check_slots(data.get("stats", {"devices": {}}), latest)
     return Backup(
         written=written,
         device=device,
@@ -112,6 +112,7 @@ def check_document(data: Any) -> Backup:
         daily=check_daily(data.get("daily", {"days": {}}), when.date()),
         settings=check_settings(data.get("settings")),
         epoch=epoch,
+        resets=resets,
     )
 
 

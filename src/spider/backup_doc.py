@@ -82,7 +82,8 @@ class Backup:
     statistics slot by device id (each counting in ``epoch``); ``daily``: date → game code →
     ``{score, moves, time}``; ``settings``: ``{updated, values}`` or None; ``epoch``: the reset
     the statistics count from, ``{n, at}``: resets so far and the time of the last (ms; ``{0, 0}``
-    when never reset).
+    when never reset); ``resets``: per variant key, the resets of that game's statistics alone,
+    ``{n, at}`` (only the entries of that game that count from the latest count).
     """
 
     written: str
@@ -92,6 +93,7 @@ class Backup:
     daily: dict[str, dict[str, JsonObject]] = field(default_factory=dict)
     settings: JsonObject | None = None
     epoch: JsonObject = field(default_factory=lambda: dict(NO_RESET))
+    resets: dict[str, JsonObject] = field(default_factory=dict)
 
     def to_json(self) -> JsonObject:
         """The document as JSON data (what :func:`spider.backup.read_backup` reads back)."""
@@ -101,7 +103,7 @@ class Backup:
             "written": self.written,
             "device": self.device,
             "game": self.game,
-            "stats": {"epoch": self.epoch, "devices": self.stats},
+            "stats": {"epoch": self.epoch, "resets": self.resets, "devices": self.stats},
             "daily": {"days": self.daily},
             "settings": self.settings,
         }

@@ -6,6 +6,7 @@
   that count from it: a reset clears every device's statistics, whichever side learns of it
   first; then per device the slot with the higher ``rev`` (a device only ever changes its own
   slot, one ``rev`` per change), so nothing is counted twice and no device's games are lost;
+  per game, its later reset (an entry of an earlier one stays in its slot but does not count);
 - daily results: every day and game of both, per day and game the better result (higher score,
   then fewer moves, then less time);
 - settings: the ones changed later.
@@ -69,6 +70,14 @@ def merge_epoch(a: JsonObject, b: JsonObject) -> JsonObject:
     return max(a, b, key=lambda e: (e["n"], e["at"]))
 
 
+def merge_resets(a: dict[str, JsonObject], b: dict[str, JsonObject]) -> dict[str, JsonObject]:
+    """Per game, the later of its resets."""
+    out = dict(a)
+    for key, epoch in b.items():
+        out[key] = merge_epoch(out[key], epoch) if key in out else epoch
+    return dict(sorted(out.items()))
+
+
 def merge_stats(
     a: dict[str, JsonObject], b: dict[str, JsonObject], epoch: int = 0
 ) -> dict[str, JsonObject]:
@@ -119,10 +128,12 @@ def merge(local: Backup, incoming: Backup) -> tuple[Backup, Changed]:
         daily=merge_daily(local.daily, incoming.daily),
         settings=merge_settings(local.settings, incoming.settings),
         epoch=epoch,
+        resets=merge_resets(local.resets, incoming.resets),
     )
+    stats = (merged.epoch, merged.resets, merged.stats)
     changed = Changed(
         game=_canon(merged.game) != _canon(local.game),
-        stats=_canon([merged.epoch, merged.stats]) != _canon([local.epoch, local.stats]),
+        stats=_canon(stats) != _canon((local.epoch, local.resets, local.stats)),
         daily=_canon(merged.daily) != _canon(local.daily),
         settings=_canon(merged.settings) != _canon(local.settings),
     )

@@ -5,6 +5,8 @@ A slot is what one device's page keeps (``stats.js``): ``rev``, the reset it cou
 (``epoch``), the entries by variant key (``game/suits/rule/scoring``), the last results of every
 game (``recent``) and the streak across games (``all``).  Beside the slots, ``stats.epoch`` says
 how many times the statistics were reset and when last; only the slots of that reset count.
+``stats.resets`` says the same of each game's own resets; only the entries of a game that
+count from its latest reset (their ``epoch``) count.
 Every bound below holds for statistics the page writes, whatever the player does; a slot that
 breaks one was edited, and the document is refused.
 """
@@ -25,7 +27,9 @@ __all__ = [
     "RECENT",
     "VARIANT_KEYS",
     "check_epoch",
+    "check_resets",
     "check_slots",
+    "counts",
     "max_win_score",
     "min_win_moves",
     "min_win_score",
@@ -53,7 +57,7 @@ VARIANT_KEYS: Final[dict[str, Options]] = {
 
 _COUNTS: Final = ("played", "won", "streak", "bestStreak", "timedWins", "wonMoves")
 _ENTRY_FIELDS: Final = frozenset(
-    (*_COUNTS, "bestScore", "bestTime", "fewestMoves", "wonTime", "recent", "at")
+    (*_COUNTS, "bestScore", "bestTime", "fewestMoves", "wonTime", "recent", "at", "epoch")
 )
 
 
@@ -180,6 +184,8 @@ def check_entry(data: object, options: Options, where: str) -> JsonObject:
         raise _fail(f"{where}.recent", f"expected up to {RECENT} letters W or L")
     e["recent"] = recent
     e.update(_stamp(data, where))
+    if data.get("epoch"):  # the reset of this game it counts from; 0 when never reset
+        e["epoch"] = _count(data, "epoch", where)
     # Every win is a game played; a streak is a run of wins, never longer than the best one (a
     # streak may go on from another device's wins: check_slots cuts it to every device's);
     # every win in the sums is a win; every recent result is a game played, every W a win.
@@ -250,33 +256,61 @@ def check_slot(data: object, where: str) -> JsonObject:
     return {"rev": rev, "epoch": epoch, "variants": entries, "recent": recent, "all": streaks}
 
 
-def check_epoch(data: object, latest: int) -> JsonObject:
+def check_epoch(data: object, latest: int, where: str = "stats.epoch") -> JsonObject:
     """``stats.epoch``: ``{n, at}``, how many times the statistics were reset and when last (ms
     since 1970, no later than ``latest``); ``{0, 0}`` when never reset, or absent."""
     if data is None:
         return dict(NO_RESET)
     if not isinstance(data, dict) or set(data) != {"n", "at"}:
-        raise _fail("stats.epoch", "expected {n, at}")
-    n = _count(data, "n", "stats.epoch")
-    at = _count(data, "at", "stats.epoch", MAX_MS)
+        raise _fail(where, "expected {n, at}")
+    n = _count(data, "n", where)
+    at = _count(data, "at", where, MAX_MS)
     if (n == 0) != (at == 0):
-        raise _fail("stats.epoch", "a reset without its time, or a time without a reset")
+        raise _fail(where, "a reset without its time, or a time without a reset")
     if at > latest:
-        raise _fail("stats.epoch.at", "a reset after the backup was written")
+        raise _fail(f"{where}.at", "a reset after the backup was written")
     return {"n": n, "at": at}
 
 
-def check_slots(data: object, latest: int) -> tuple[JsonObject, dict[str, JsonObject]]:
-    """``stats``: ``{"epoch": {n, at}, "devices": {device id: slot}}``: the reset the statistics
-    count from, and the slots that count from it (a slot of an earlier reset is dropped: the
-    reset cleared it; one of a later reset than the document's is impossible)."""
+def check_resets(data: object, latest: int) -> dict[str, JsonObject]:
+    """``stats.resets``: per variant key, the resets of that game's statistics alone ``{n, at}``
+    (at least one)."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise _fail("stats.resets", "expected an object")
+    out: dict[str, JsonObject] = {}
+    for key, value in sorted(data.items()):
+        if key not in VARIANT_KEYS:
+            raise _fail("stats.resets", f"{excerpt(key)} is not a game this engine plays")
+        epoch = check_epoch(value, latest, f"stats.resets.{key}")
+        if epoch["n"] == 0:
+            raise _fail(f"stats.resets.{key}", "expected at least one reset")
+        out[key] = epoch
+    return out
+
+
+def counts(entry: JsonObject, key: str, resets: dict[str, JsonObject]) -> bool:
+    """Whether a variant entry counts: it counts from the latest reset of its game."""
+    return int(entry.get("epoch", 0)) == int(resets.get(key, NO_RESET)["n"])
+
+
+def check_slots(
+    data: object, latest: int
+) -> tuple[JsonObject, dict[str, JsonObject], dict[str, JsonObject]]:
+    """``stats``: ``{"epoch": {n, at}, "resets": {key: {n, at}}, "devices": {id: slot}}``: the
+    reset the statistics count from, each game's own resets, and the slots that count from the
+    former (a slot of an earlier reset is dropped: the reset cleared it; one of a later reset
+    than the document's is impossible).  An entry of an earlier reset of its game stays in its
+    slot (the slot is its device's to change) but does not count (:func:`counts`)."""
     if (
         not isinstance(data, dict)
-        or not {"devices"} <= set(data) <= {"epoch", "devices"}
+        or not {"devices"} <= set(data) <= {"epoch", "resets", "devices"}
         or not isinstance(data["devices"], dict)
     ):
-        raise _fail("stats", 'expected {"epoch": {n, at}, "devices": {…}}')
+        raise _fail("stats", 'expected {"epoch": {n, at}, "resets": {…}, "devices": {…}}')
     epoch = check_epoch(data.get("epoch"), latest)
+    resets = check_resets(data.get("resets"), latest)
     devices: dict[str, Any] = data["devices"]
     if len(devices) > MAX_DEVICES:
         raise InvalidBackup(
@@ -291,9 +325,12 @@ def check_slots(data: object, latest: int) -> tuple[JsonObject, dict[str, JsonOb
         checked = check_slot(slot, where)
         if checked["epoch"] > epoch["n"]:
             raise _fail(f"{where}.epoch", "a later reset than the statistics' own")
+        for key, entry in checked["variants"].items():
+            if entry.get("epoch", 0) > resets.get(key, NO_RESET)["n"]:
+                raise _fail(f"{where}.variants.{key}.epoch", "a later reset than the game's own")
         if checked["epoch"] == epoch["n"]:
             out[device] = checked
-    return epoch, _bound_streaks(out)
+    return epoch, resets, _bound_streaks(out)
 
 
 def _bound_streaks(slots: dict[str, JsonObject]) -> dict[str, JsonObject]:

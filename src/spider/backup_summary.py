@@ -7,7 +7,7 @@ from typing import Any
 
 from .backup_doc import Backup, JsonObject
 from .backup_game import history_length
-from .backup_stats import VARIANT_KEYS
+from .backup_stats import VARIANT_KEYS, counts
 
 __all__ = ["daily_streaks", "summary", "total_stats"]
 
@@ -51,7 +51,11 @@ def total_stats(backup: Backup) -> JsonObject:
     slots = list(backup.stats.values())
     variants = {}
     for key in VARIANT_KEYS:
-        entries = [slot["variants"][key] for slot in slots if key in slot["variants"]]
+        entries = [
+            slot["variants"][key]
+            for slot in slots
+            if key in slot["variants"] and counts(slot["variants"][key], key, backup.resets)
+        ]
         if entries:
             variants[key] = _variant_totals(entries)
     streaks = [slot["all"] for slot in slots if slot["all"] is not None]
