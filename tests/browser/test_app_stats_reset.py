@@ -1,6 +1,7 @@
-"""Resetting every game's statistics resets them on every device: two browser contexts as two
-devices that have each other's statistics; A resets and wins a game, and B, restoring A's
-backup, shows only that game. A's restore of B's backup from before the reset changes nothing."""
+"""Resetting statistics resets them on every device: two browser contexts as two devices that
+have each other's statistics. A resets one game, and B, restoring A's backup, drops its own
+statistics of that game; A resets every game and wins one, and B, restoring A's backup, shows
+only that game. A backup from before a reset, restored after it, changes nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import PROFILES, LiveServer
 from playwright.sync_api import Browser, Page, expect
-from test_app_backup import B_STATS, PHONE_STATS, _figures, _restore
+from test_app_backup import B_KEY, B_STATS, PHONE_STATS, _figures, _restore
 from test_app_games import nearly_won_deal
 from webapp import click_action, drag, envelope, seed_storage, wait_ready
 
@@ -58,12 +59,29 @@ def test_a_reset_on_one_device_resets_the_others(
         _device(page, A_ID, PHONE_STATS, B_ID, B_STATS, **{"spider:game": entry})
         _figures(page, played="5", won="3")
 
-        # A resets every game's statistics, then wins a game.
+        # A resets the statistics of 2-suit Spider, which only B played: they no longer count
+        # on A, and B drops its own once it restores A's backup.
         click_action(page, "stats")
         stats = page.locator("#dlg-stats")
+        stats.locator("[data-stats-game]").select_option("spider/2")
+        expect(stats).to_have_attribute("data-stats-key", B_KEY)
+        expect(stats.locator('[data-stat="played"]')).to_have_text("3")
         stats.locator("[data-action='reset-stats']").click()
         confirm = page.locator("#dlg-confirm")
         expect(confirm).to_contain_text("here and on your other devices")
+        confirm.locator('[data-action="confirm-ok"]').click()
+        expect(stats.locator('[data-stat="played"]')).to_have_text("0")
+        page.keyboard.press("Escape")
+        _figures(page, played="2", won="2")
+        dialog = _restore(b, _back_up(page, tmp_path / "a-game-reset.json"))
+        dialog.locator('[data-action="restore-confirm"]').click()
+        _figures(b, played="2", won="2")
+
+        # A resets every game's statistics, then wins a game.
+        click_action(page, "stats")
+        stats.locator("[data-action='reset-stats']").click()
+        expect(stats).to_have_attribute("data-stats-key", "all")
+        expect(confirm).to_contain_text("every game will be deleted, here and on your other")
         confirm.locator('[data-action="confirm-ok"]').click()
         expect(stats.locator('[data-stat="played"]')).to_have_text("0")
         page.keyboard.press("Escape")

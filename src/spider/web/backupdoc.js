@@ -28,7 +28,7 @@ const DEVICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * @property {string} written ISO time
  * @property {string} device
  * @property {import("./types.js").StoredGame | null} game
- * @property {{epoch?: import("./stats.js").Epoch, devices: Record<string, import("./stats.js").Slot>}} stats
+ * @property {{epoch?: import("./stats.js").Epoch, resets?: Record<string, import("./stats.js").Epoch>, devices: Record<string, import("./stats.js").Slot>}} stats
  * @property {{days: Record<string, Record<string, {score: number, moves: number, time: number}>>}} daily
  * @property {{updated: number, values: Record<string, unknown>} | null} settings
  */
@@ -85,7 +85,7 @@ export function collect() {
     written: new Date().toISOString(),
     device: id,
     game: stored ? { ...stored, updated: stored.updated ?? 0 } : null,
-    stats: { epoch: stats.epoch(), devices: { ...stats.otherSlots(), [id]: stats.ownSlot() } },
+    stats: { epoch: stats.epoch(), resets: stats.resets(), devices: { ...stats.otherSlots(), [id]: stats.ownSlot() } },
     daily: { days: storage.read(DAILY_KEY, validateDays, {}) },
     settings: settings.stamped(),
   };
@@ -99,7 +99,7 @@ export function collect() {
 export function apply(doc) {
   const id = deviceId();
   const { [id]: own = null, ...others } = doc.stats.devices;
-  stats.replaceSlots(own, others, doc.stats.epoch);
+  stats.replaceSlots(own, others, doc.stats.epoch, doc.stats.resets);
   // A daily result recorded here since `collect()` is kept: nothing present is dropped.
   const days = storage.read(DAILY_KEY, validateDays, {});
   /** @type {BackupDoc["daily"]["days"]} */

@@ -29,8 +29,11 @@
 // each slot says the epoch it counts in). A reset raises it and starts this device's slot afresh;
 // a device that learns of a later reset from a backup or sync (`replaceSlots`) drops its own
 // slot, and every other slot of an earlier epoch, and counts anew from there: a game played on
-// a device before it learns of the reset is not counted. The daily results are not statistics:
-// a reset keeps them.
+// a device before it learns of the reset is not counted. Resetting one game's statistics works
+// alike, per game: `resets` keeps each game's resets, each entry the one it counts from
+// (`epoch`); another device's entry of an earlier reset of its game is kept as it came but not
+// counted, and this device drops its own when it learns of the reset. The daily results are
+// not statistics: a reset keeps them.
 
 import * as storage from "./storage.js";
 
@@ -53,6 +56,7 @@ export const RECENT = 30;
  * @property {number} wonMoves the moves of those wins
  * @property {string} recent the last results, oldest first: "W" won, "L" lost
  * @property {number} [at] when the last result was recorded, ms since 1970
+ * @property {number} [epoch] the reset of this game the entry counts from (absent: none)
  */
 
 /** @typedef {{streak: number, bestStreak: number, at?: number}} Streaks */
@@ -62,7 +66,7 @@ export const RECENT = 30;
 /**
  * Everything stored: the entries as they were stored (checked; completed by `entry`), the recent
  * results of every game, and the streaks across games (null: not known yet).
- * @typedef {{variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null, rev: number, epoch: Epoch}} Stored
+ * @typedef {{variants: Record<string, Partial<Entry>>, recent: Result[], all: Streaks | null, rev: number, epoch: Epoch, resets: Record<string, Epoch>}} Stored
  */
 
 /**
@@ -156,6 +160,7 @@ function validEntry(v) {
   if (![timedWins, wonTime, wonMoves].every(isCount) || timedWins > v.won) return false;
   if (timedWins === 0 && (wonTime > 0 || wonMoves > 0)) return false;
   if (v.at !== undefined && !isCount(v.at)) return false;
+  if (v.epoch !== undefined && !isCount(v.epoch)) return false;
   return typeof recent === "string" && RESULTS_SHAPE.test(recent) && recent.length <= v.played && wins(recent) <= v.won;
 }
 
@@ -191,6 +196,14 @@ function validEpoch(v) {
 }
 
 /**
+ * @param {any} v
+ * @returns {v is Record<string, Epoch>}
+ */
+function validResets(v) {
+  return !!v && typeof v === "object" && Object.entries(v).every(([k, e]) => KEY_SHAPE.test(k) && validEpoch(e) && e.n > 0);
+}
+
+/**
  * The stored statistics as they are (each part checked later on its own).
  * @param {any} data
  * @returns {Record<string, any>}
@@ -205,7 +218,7 @@ function validate(data) {
 /**
  * Parts that are bad but could not be copied aside: written back as they are, never dropped
  * (`variants`: entries; `recent`, `all`: the lists beside them).
- * @type {{variants: Record<string, unknown>, recent?: unknown, all?: unknown, epoch?: unknown}}
+ * @type {{variants: Record<string, unknown>, recent?: unknown, all?: unknown, epoch?: unknown, resets?: unknown}}
  */
 let uncopied = { variants: {} };
 
@@ -224,7 +237,7 @@ const setAside = (name, v) => storage.setAside(`${KEY}/${name}`, JSON.stringify(
 function load() {
   const raw = storage.read(KEY, validate, { variants: {} });
   /** @type {Stored} */
-  const out = { variants: {}, recent: [], all: null, rev: isCount(raw.rev) ? raw.rev : 0, epoch: NO_RESET };
+  const out = { variants: {}, recent: [], all: null, rev: isCount(raw.rev) ? raw.rev : 0, epoch: NO_RESET, resets: {} };
   let dropped = false;
   uncopied = { variants: {} };
   for (const [key, v] of Object.entries(raw.variants)) {
@@ -247,19 +260,26 @@ function load() {
     else if (setAside("epoch", raw.epoch)) dropped = true;
     else uncopied.epoch = raw.epoch;
   }
+  if (raw.resets !== undefined) {
+    if (validResets(raw.resets)) out.resets = raw.resets;
+    else if (setAside("resets", raw.resets)) dropped = true;
+    else uncopied.resets = raw.resets;
+  }
   if (dropped) save(out);
   return out;
 }
 
 /** @param {Stored} s */
-function save({ variants, recent, all, rev, epoch }) {
+function save({ variants, recent, all, rev, epoch, resets }) {
   /** @type {Record<string, unknown>} */
   const data = { rev, variants: { ...uncopied.variants, ...variants }, recent };
   if (all) data.all = all;
   if (epoch.n) data.epoch = epoch;
+  if (Object.keys(resets).length) data.resets = resets;
   if ("recent" in uncopied) data.recent = uncopied.recent;
   if ("all" in uncopied) data.all = uncopied.all;
   if ("epoch" in uncopied) data.epoch = uncopied.epoch;
+  if ("resets" in uncopied) data.resets = uncopied.resets;
   storage.write(KEY, data);
 }
 
@@ -272,6 +292,10 @@ function update(change) {
   const stored = load();
   change(stored);
   stored.rev += 1;
+  // Every entry written here counts from the latest reset of its game.
+  for (const [key, e] of Object.entries(stored.variants)) {
+    if (stored.resets[key]) stored.variants[key] = { ...e, epoch: stored.resets[key].n };
+  }
   save(stored);
 }
 
@@ -327,32 +351,85 @@ export function epoch() {
   return load().epoch;
 }
 
+/** @returns {Record<string, Epoch>} each game's own resets, by variant key */
+export function resets() {
+  return load().resets;
+}
+
+/**
+ * `slot` with only the entries that count: those of the latest reset of their game.
+ * @param {Slot} slot
+ * @param {Record<string, Epoch>} resets
+ * @returns {Slot}
+ */
+function counting(slot, resets) {
+  const variants = Object.fromEntries(Object.entries(slot.variants).filter(([k, e]) => (e.epoch ?? 0) === (resets[k]?.n ?? 0)));
+  return { ...slot, variants };
+}
+
+/** @returns {Slot[]} the statistics of other devices that count, their entries that count */
+function countedOthers() {
+  const { resets } = load();
+  return Object.values(otherSlots()).map((slot) => counting(slot, resets));
+}
+
+/**
+ * Takes each game's later resets: this device's entry (and recent results) of a game reset
+ * since are dropped, one revision on.
+ * @param {Record<string, Epoch>} resets
+ */
+function learnResets(resets) {
+  const s = load();
+  let changed = false;
+  let dropped = false;
+  for (const [key, e] of Object.entries(resets)) {
+    const mine = s.resets[key] ?? NO_RESET;
+    if (!validEpoch(e) || e.n < mine.n || (e.n === mine.n && e.at <= mine.at)) continue;
+    s.resets = { ...s.resets, [key]: e };
+    changed = true;
+    if (e.n > mine.n && (s.variants[key] || s.recent.some((r) => r[0] === key))) {
+      delete s.variants[key];
+      s.recent = s.recent.filter((r) => r[0] !== key);
+      dropped = true;
+    }
+  }
+  if (dropped) s.rev += 1;
+  if (changed) save(s);
+}
+
 /**
  * Takes the statistics of a merged backup that count from reset `reset`: this device's slot
  * when the backup's is newer (`own`, else null), and every other device's slot that is not older
  * than the one kept here. A later reset than this device's clears its statistics first (its own
  * slot starts afresh unless the backup has a newer one); an earlier one (a reset made here since
  * the backup was gathered) leaves them as they are.
+ * Each game's resets (`resets`) are taken too: this device's entries of a game reset since are
+ * dropped.
  * @param {Slot | null} own
  * @param {Record<string, Slot>} others
  * @param {Epoch} [reset]
+ * @param {Record<string, Epoch>} [resets]
  */
-export function replaceSlots(own, others, reset = NO_RESET) {
+export function replaceSlots(own, others, reset = NO_RESET, resets = {}) {
   const stored = load();
-  if (reset.n < stored.epoch.n) return;
+  if (reset.n < stored.epoch.n) {
+    learnResets(resets);
+    return;
+  }
   const later = reset.n > stored.epoch.n;
   const epoch = later ? reset : { n: reset.n, at: Math.max(stored.epoch.at, reset.at) };
   if (own && (own.epoch ?? 0) === epoch.n && (later || own.rev > stored.rev)) {
     uncopied = { variants: {} };
     // One revision on at least: every tab, and every merge, takes this slot up.
     const rev = later ? Math.max(own.rev, stored.rev + 1) : own.rev;
-    save({ rev, epoch, variants: own.variants, recent: own.recent ?? [], all: own.all ?? null });
+    save({ rev, epoch, resets: stored.resets, variants: own.variants, recent: own.recent ?? [], all: own.all ?? null });
   } else if (later) {
     uncopied = { variants: {} };
-    save({ rev: stored.rev + 1, epoch, variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
+    save({ rev: stored.rev + 1, epoch, resets: stored.resets, variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
   } else if (epoch.at !== stored.epoch.at) {
     save({ ...stored, epoch });
   }
+  learnResets(resets);
   // Another device's slot written here since the backup was gathered (by another tab) stays
   // when it is newer: a slot is only ever replaced by one of a higher revision.
   const out = later ? {} : otherSlots();
@@ -360,9 +437,9 @@ export function replaceSlots(own, others, reset = NO_RESET) {
   storage.write(DEVICES_KEY, { devices: out });
 }
 
-/** @returns {Slot[]} every device's statistics, this device's first */
+/** @returns {Slot[]} every device's statistics that count, this device's first */
 function allSlots() {
-  return [ownSlot(), ...Object.values(otherSlots())];
+  return [ownSlot(), ...countedOthers()];
 }
 
 /**
@@ -408,7 +485,7 @@ function addResult(s, key, result) {
  */
 function entryToChange(stored, key) {
   const own = entry(stored.variants[key]);
-  const others = Object.values(otherSlots()).flatMap((slot) => (slot.variants[key] ? [entry(slot.variants[key])] : []));
+  const others = countedOthers().flatMap((slot) => (slot.variants[key] ? [entry(slot.variants[key])] : []));
   const last = /** @type {Entry} */ (latest([own, ...others]));
   return { ...own, streak: last.streak };
 }
@@ -526,9 +603,9 @@ export function recordLoss(key) {
 }
 
 /**
- * Deletes the statistics of `key` on this device, or of every game on every device when `key`
- * is null (the next reset: the other devices' slots are dropped, and they drop their own when
- * they learn of it).
+ * Deletes the statistics of `key`, or of every game when `key` is null, on every device: the
+ * next reset of that game (or of all), after which the other devices' statistics from before
+ * it no longer count, and they drop their own when they learn of it.
  * @param {string | null} key
  */
 export function reset(key) {
@@ -536,13 +613,14 @@ export function reset(key) {
     update((s) => {
       delete s.variants[key];
       s.recent = s.recent.filter((r) => r[0] !== key);
+      s.resets = { ...s.resets, [key]: { n: (s.resets[key]?.n ?? 0) + 1, at: Date.now() } };
     });
     return;
   }
   const stored = load();
   const epoch = { n: stored.epoch.n + 1, at: Date.now() };
   uncopied = { variants: {} };
-  save({ rev: stored.rev + 1, epoch, variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
+  save({ rev: stored.rev + 1, epoch, resets: stored.resets, variants: {}, recent: [], all: { streak: 0, bestStreak: 0 } });
   storage.write(DEVICES_KEY, { devices: {} });
 }
 

@@ -112,7 +112,7 @@ export default {
   "stats.variant": "Joc",
   "stats.reset": "Reinicia",
   "stats.reset.title": "Voleu reiniciar les estadístiques?",
-  "stats.reset.text": "S'esborraran totes les estadístiques i els rècords de {variant}.",
+  "stats.reset.text": "S'esborraran totes les estadístiques i els rècords de {variant}, aquí i als vostres altres dispositius quan se sincronitzin o hi restaureu una còpia de seguretat feta aquí; les partides d'aquest joc que s'hi juguin fins aleshores no comptaran.",
   "stats.played": "Partides jugades",
   "stats.won": "Partides guanyades",
   "stats.rate": "Percentatge de victòries",

@@ -109,7 +109,7 @@ export default {
   "stats.variant": "Spiel",
   "stats.reset": "Zurücksetzen",
   "stats.reset.title": "Statistik zurücksetzen?",
-  "stats.reset.text": "Alle Statistiken und Rekorde von {variant} werden gelöscht.",
+  "stats.reset.text": "Alle Statistiken und Rekorde von {variant} werden gelöscht, hier und auf deinen anderen Geräten, sobald sie synchronisieren oder du dort eine hier erstellte Sicherung wiederherstellst; bis dahin dort gespielte Spiele davon zählen nicht.",
   "stats.played": "Gespielt",
   "stats.won": "Gewonnen",
   "stats.rate": "Gewinnquote",

@@ -109,7 +109,7 @@ export default {
   "stats.variant": "Game",
   "stats.reset": "Reset",
   "stats.reset.title": "Reset statistics?",
-  "stats.reset.text": "All statistics and records of {variant} will be deleted.",
+  "stats.reset.text": "All statistics and records of {variant} will be deleted, here and on your other devices once they sync or restore a backup made here; games of it played there until then will not count.",
   "stats.played": "Played",
   "stats.won": "Won",
   "stats.rate": "Win rate",

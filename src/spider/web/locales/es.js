@@ -112,7 +112,7 @@ export default {
   "stats.variant": "Juego",
   "stats.reset": "Restablecer",
   "stats.reset.title": "¿Restablecer las estadísticas?",
-  "stats.reset.text": "Se borrarán todas las estadísticas y récords de {variant}.",
+  "stats.reset.text": "Se borrarán todas las estadísticas y récords de {variant}, aquí y en tus otros dispositivos cuando se sincronicen o restaures en ellos una copia de seguridad hecha aquí; las partidas de este juego que se jueguen allí hasta entonces no contarán.",
   "stats.played": "Partidas jugadas",
   "stats.won": "Partidas ganadas",
   "stats.rate": "Porcentaje de victorias",

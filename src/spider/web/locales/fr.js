@@ -109,7 +109,7 @@ export default {
   "stats.variant": "Jeu",
   "stats.reset": "Réinitialiser",
   "stats.reset.title": "Réinitialiser les statistiques ?",
-  "stats.reset.text": "Toutes les statistiques et tous les records de {variant} seront effacés.",
+  "stats.reset.text": "Toutes les statistiques et tous les records de {variant} seront effacés, ici et sur vos autres appareils dès qu'ils se synchroniseront ou que vous y restaurerez une sauvegarde faite ici ; les parties de ce jeu jouées là-bas d'ici là ne compteront pas.",
   "stats.played": "Jouées",
   "stats.won": "Gagnées",
   "stats.rate": "Taux de victoire",

@@ -112,7 +112,7 @@ export default {
   "stats.variant": "Gioco",
   "stats.reset": "Azzera",
   "stats.reset.title": "Azzerare le statistiche?",
-  "stats.reset.text": "Tutte le statistiche e i record di {variant} saranno cancellati.",
+  "stats.reset.text": "Tutte le statistiche e i record di {variant} saranno cancellati, qui e sugli altri tuoi dispositivi appena si sincronizzano o vi ripristini un backup fatto qui; le partite di questo gioco giocate lì fino ad allora non conteranno.",
   "stats.played": "Partite giocate",
   "stats.won": "Partite vinte",
   "stats.rate": "Percentuale di vittorie",

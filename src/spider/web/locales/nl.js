@@ -109,7 +109,7 @@ export default {
   "stats.variant": "Spel",
   "stats.reset": "Wissen",
   "stats.reset.title": "Statistieken wissen?",
-  "stats.reset.text": "Alle statistieken en records van {variant} worden gewist.",
+  "stats.reset.text": "Alle statistieken en records van {variant} worden gewist, hier en op je andere apparaten zodra die synchroniseren of je er een hier gemaakte back-up terugzet; spellen daarvan die daar tot dan gespeeld worden, tellen niet mee.",
   "stats.played": "Gespeeld",
   "stats.won": "Gewonnen",
   "stats.rate": "Winstpercentage",

@@ -109,7 +109,7 @@ export default {
   "stats.variant": "Jogo",
   "stats.reset": "Zerar",
   "stats.reset.title": "Zerar as estatísticas?",
-  "stats.reset.text": "Todas as estatísticas e recordes de {variant} serão apagados.",
+  "stats.reset.text": "Todas as estatísticas e recordes de {variant} serão apagados, aqui e nos seus outros dispositivos assim que eles sincronizarem ou você restaurar neles um backup feito aqui; os jogos dele jogados lá até então não vão contar.",
   "stats.played": "Jogados",
   "stats.won": "Vencidos",
   "stats.rate": "Taxa de vitórias",
