@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from spider.backup import Backup, check_document, merge, read_backup, summary
 from spider.backup_stats import counts
+from spider.cli_backup import summary_text
 from tests.test_backup import KEY, document, refused, slot
 from tests.test_backup_merge import DEVICES, FAST, backups, parts
 
@@ -127,6 +128,7 @@ def test_only_the_slots_of_the_documents_reset_count() -> None:
     assert backup.epoch == epoch and set(backup.stats) == {"phone"}
     info = summary(backup)["stats"]
     assert (info["played"], info["resets"], info["resetAt"]) == (1, 2, WRITTEN_MS - 1000)
+    assert "counted since they were reset on 2026-12-05 01:02 UTC" in summary_text(summary(backup))
 
 
 @pytest.mark.parametrize(
