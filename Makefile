@@ -21,6 +21,7 @@ run: setup
 # by side on two cores.
 setup: $(STAMP) pyodide
 	$(MAKE) --no-print-directory -j2 vendor bytecode $(NODE_STAMP)
+	$(MAKE) --no-print-directory $(QR_JS)
 
 # Exactly the versions pinned in requirements.lock, then the project itself; uv (pinned here)
 # installs them in seconds where pip takes most of a minute. Again when the version changes
@@ -48,6 +49,13 @@ typecheck: setup
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $(NODE_STAMP)
+
+# The QR encoder the sync dialog draws its code with: the npm package qrcode-generator, pinned in
+# package-lock.json, copied beside the app (served, cached by sw.js, in the site and the wheel).
+QR_JS := src/spider/web/vendor/qrcode.mjs
+$(QR_JS): $(NODE_STAMP)
+	mkdir -p $(dir $@)
+	cp node_modules/qrcode-generator/dist/qrcode.mjs $@
 
 # The web app's JavaScript (// @ts-check with JSDoc types), checked by tsc --noEmit: the page's
 # modules (jsconfig.json) and the workers (jsconfig.worker.json).

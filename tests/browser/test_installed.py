@@ -46,6 +46,7 @@ def check_built_files(dist: Path) -> None:
         names = archive.namelist()
         metadata = archive.read(f"spider_solitaire-{VERSION}.dist-info/METADATA").decode()
     assert "spider/web/index.html" in names and "spider/pyodide.lock.json" in names
+    assert "spider/web/vendor/qrcode.mjs" in names  # copied from node_modules by make setup
     assert not any(name.endswith(".wasm") for name in names)
     requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
     assert requires and all("extra ==" in line for line in requires)  # no dependency by default
