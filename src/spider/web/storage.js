@@ -33,6 +33,8 @@ const problems = [];
 const held = new Map();
 /** @type {Set<(writable: boolean) => void>} */
 const writableListeners = new Set();
+/** @type {Set<(key: string) => void>} */
+const writeListeners = new Set();
 let writable = true;
 
 /** @returns {Storage | null} */
@@ -266,7 +268,16 @@ export function read(key, validate, fallback) {
 export function write(key, data) {
   const ok = rawSet(PREFIX + key, JSON.stringify({ app: APP, v: VERSION, data }));
   setWritable(ok);
+  if (ok) for (const fn of writeListeners) fn(key);
   return ok;
+}
+
+/**
+ * Calls `fn(key)` after each value this page writes (sync.js sends what changed).
+ * @param {(key: string) => void} fn
+ */
+export function onWrite(fn) {
+  writeListeners.add(fn);
 }
 
 /** @param {string} key */

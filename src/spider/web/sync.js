@@ -1,0 +1,442 @@
+// @ts-check
+// Sync across devices: this device's backup document (backupdoc.js), encrypted with a key only
+// the player's devices know (synckey.js), kept on the page's sync service (`<meta
+// name="spider-sync">`, answered by `spider serve`).
+//
+// Offline first: play never waits for the network. Every save marks the data as changed; a sync
+// runs at start, 2 s after changes, when the network comes back, when the page is hidden (as a
+// keepalive request, which outlives the page) and every minute while it is visible. A sync reads
+// the stored blob, has the engine merge it with this device's document (`backup-merge`: the rules
+// live there, not here), writes the merge here when it changed anything, and writes it to the
+// server when the server lacks something, with the revision it read: a 409 (another device wrote
+// in between) brings the newer blob, which is merged in turn and written again. Nothing that
+// does not decrypt with the key, or that the engine refuses, ever changes local data.
+
+import * as storage from "./storage.js";
+import { SyncDataError, decryptDoc, deriveKeys, encryptDoc, normalKey } from "./synckey.js";
+
+/** The key under which this device keeps its sync key and what it knows of the server. */
+export const SYNC_KEY = "sync";
+const DEBOUNCE_MS = 2000;
+const PERIOD_MS = 60_000;
+/** Waits after failed syncs: the first, then doubling up to the last. */
+const RETRY_MS = [2000, 4000, 8000, 16_000, 32_000, 60_000];
+/** Conflicts (another device wrote between our read and write) retried at once, then given up. */
+const MAX_CONFLICTS = 5;
+/** The largest body a keepalive request may carry (browsers allow 64 KiB for all in flight). */
+const KEEPALIVE_BYTES = 60_000;
+
+/**
+ * What this device stores: the key as shown, the server revision its local data contains, and
+ * when it last synced.
+ * @typedef {{key: string, rev: number, at: number}} SyncState
+ */
+
+/**
+ * The state shown to the player: `off`, `syncing`, `ok`, `offline` (the network is away),
+ * `waiting` (the server asked to wait), `error`. `error` holds a stable code: `mismatch` (the
+ * key does not open the stored data), `damaged` (the engine refused the document), `server`,
+ * `too-large`, `not-found` (a key being joined has no data).
+ * @typedef {{state: string, at: number, error: string, retry: number}} Status
+ */
+
+/**
+ * The sync service's address from the page's `<meta name="spider-sync">`, or "" when the page
+ * offers no sync (a static host without one).
+ */
+export function serviceUrl() {
+  const content = document.querySelector('meta[name="spider-sync"]')?.getAttribute("content") ?? "";
+  if (!content) return "";
+  return new URL(content, location.href).href.replace(/\/+$/, "");
+}
+
+/** @param {any} d @returns {SyncState} */
+function validateState(d) {
+  if (!d || typeof d.key !== "string") throw new Error("sync: bad shape");
+  return {
+    key: normalKey(d.key),
+    rev: Number.isInteger(d.rev) && d.rev >= 0 ? d.rev : 0,
+    at: Number.isFinite(d.at) && d.at >= 0 ? d.at : 0,
+  };
+}
+
+/** @returns {SyncState | null} */
+export function readState() {
+  return storage.read(SYNC_KEY, validateState, null);
+}
+
+/** An answer of the service that is not the one expected. */
+class HttpError extends Error {
+  /**
+   * @param {number} status
+   * @param {any} body
+   * @param {number} retryAfter seconds, from Retry-After
+   */
+  constructor(status, body, retryAfter) {
+    super(body?.error?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** A refusal that ends a sync without retrying soon: the player is told. */
+class Refused extends Error {
+  /** @param {string} code */
+  constructor(code) {
+    super(code);
+    this.code = code;
+  }
+}
+
+/** @param {Record<string, boolean> | undefined} changed */
+const anyChanged = (changed) => Object.values(changed ?? {}).some(Boolean);
+
+export class Sync extends EventTarget {
+  /**
+   * @param {{request: (req: any) => Promise<any>}} engine the engine client (backup-merge)
+   * @param {string} url the sync service (serviceUrl())
+   * @param {{collect: () => unknown, apply: (doc: any) => unknown}} docs this device's backup
+   *   document (backupdoc.js): `collect()` makes it, `apply(doc)` writes a merged one here
+   */
+  constructor(engine, url, docs) {
+    super();
+    this.engine = engine;
+    this.docs = docs;
+    this.url = url;
+    /** @type {SyncState | null} */
+    this.state = url ? readState() : null;
+    /** @type {{id: string, aes: CryptoKey} | null} */
+    this.keys = null;
+    /** @type {Status} */
+    this.status = { state: this.state ? "ok" : "off", at: this.state?.at ?? 0, error: "", retry: 0 };
+    /** Counts the local saves; a sync that began before the last one leaves the data dirty. */
+    this.changes = 0;
+    this.pushed = 0;
+    this.running = false;
+    this.again = false;
+    this.failures = 0;
+    this.timer = 0;
+    this.started = false;
+  }
+
+  get on() {
+    return this.state !== null;
+  }
+
+  /** Starts syncing (when a key is stored): now, after saves, online, hidden, periodically. */
+  start() {
+    if (!this.url || this.started) return;
+    this.started = true;
+    this.#mark();
+    storage.onWrite((key) => {
+      if (key === SYNC_KEY || !this.on) return;
+      this.changes++;
+      this.#mark();
+      this.schedule(DEBOUNCE_MS);
+    });
+    addEventListener("online", () => this.schedule(0));
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") this.flush();
+      else this.schedule(0);
+    });
+    addEventListener("pagehide", () => this.flush());
+    setInterval(() => {
+      if (document.visibilityState === "visible") this.schedule(0);
+    }, PERIOD_MS);
+    this.schedule(0);
+  }
+
+  /** @param {number} ms runs a sync after `ms` (an earlier one already planned stands) */
+  schedule(ms) {
+    if (!this.on) return;
+    if (this.timer && ms > 0) return;
+    clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => {
+      this.timer = 0;
+      this.run();
+    }, ms);
+  }
+
+  /**
+   * Turns sync on with a new key: this device's data is written under it at once (or as soon
+   * as the service can be reached).
+   * @param {string} key
+   */
+  async turnOn(key) {
+    this.#store({ key, rev: 0, at: 0 });
+    await this.run();
+  }
+
+  /**
+   * Joins the sync of another device's key. Refuses (throws Refused "not-found") when the
+   * service has nothing under it, which is what a mistyped key gives; offline, the key is kept
+   * and the sync runs when the network is back. Joining merges: nothing local is lost.
+   * @param {string} typed
+   */
+  async join(typed) {
+    const key = normalKey(typed); // throws SyncKeyError
+    const keys = await deriveKeys(key);
+    let remote;
+    try {
+      remote = await this.#get(keys.id);
+    } catch (err) {
+      if (err instanceof HttpError) throw new Refused("server");
+      this.keys = keys;
+      this.#store({ key, rev: 0, at: 0 });
+      this.#set({ state: "offline", error: "" });
+      this.schedule(RETRY_MS[0]);
+      return;
+    }
+    if (!remote) throw new Refused("not-found");
+    // A key that does not open the data is refused before anything is kept.
+    try {
+      await decryptDoc(keys.aes, remote.data);
+    } catch {
+      throw new Refused("mismatch");
+    }
+    this.keys = keys;
+    this.#store({ key, rev: 0, at: 0 });
+    await this.run();
+  }
+
+  /** Stops syncing on this device: forgets the key; local data and the server's stay. */
+  stop() {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.state = null;
+    this.keys = null;
+    storage.remove(SYNC_KEY);
+    this.#set({ state: "off", at: 0, error: "" });
+  }
+
+  /** @param {SyncState} state */
+  #store(state) {
+    if (this.state?.key !== state.key) this.keys = null;
+    this.state = state;
+    storage.write(SYNC_KEY, state);
+  }
+
+  /** @param {Partial<Status>} change */
+  #set(change) {
+    this.status = { ...this.status, ...change };
+    this.#mark();
+    this.dispatchEvent(new CustomEvent("status", { detail: this.status }));
+  }
+
+  /** The state on the root element, for tests and styles: state, last sync, unsent changes. */
+  #mark() {
+    const data = document.documentElement.dataset;
+    data.sync = this.status.state;
+    data.syncAt = String(this.status.at);
+    data.syncPending = this.changes === this.pushed ? "0" : "1";
+  }
+
+  /** One sync; a call while one runs makes it run once more after. */
+  async run() {
+    if (!this.on) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.#set({ state: "syncing", error: "" });
+    try {
+      do {
+        this.again = false;
+        await this.#syncOnce();
+      } while (this.again && this.on);
+      this.failures = 0;
+    } catch (err) {
+      this.#failed(err);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** @param {unknown} err */
+  #failed(err) {
+    if (!this.on) return;
+    if (err instanceof Refused) {
+      this.#set({ state: "error", error: err.code });
+      this.schedule(PERIOD_MS);
+      return;
+    }
+    const wait = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)];
+    this.failures++;
+    if (err instanceof HttpError) {
+      if (err.status === 429) {
+        const ms = Math.max(1000, err.retryAfter * 1000);
+        this.#set({ state: "waiting", error: "", retry: Math.ceil(ms / 1000) });
+        this.schedule(ms);
+        return;
+      }
+      this.#set({ state: "error", error: err.status === 413 ? "too-large" : "server" });
+      this.schedule(err.status === 413 ? PERIOD_MS : wait);
+      return;
+    }
+    if (!(err instanceof TypeError)) console.error(err);
+    // A fetch that fails is the network (or the server is down): try again soon, and at once
+    // when the browser says it is back online.
+    this.#set({ state: "offline", error: "" });
+    this.schedule(wait);
+  }
+
+  async #keys() {
+    if (!this.keys && this.state) this.keys = await deriveKeys(this.state.key);
+    return /** @type {{id: string, aes: CryptoKey}} */ (this.keys);
+  }
+
+  /**
+   * Reads the server's blob, merges, writes locally what changed, writes the server what it
+   * lacks; on a conflict merges the newer blob and writes again (a bounded number of times).
+   */
+  async #syncOnce() {
+    const { id, aes } = await this.#keys();
+    const changes = this.changes;
+    let remote = await this.#get(id);
+    for (let attempt = 0; ; attempt++) {
+      const local = await this.docs.collect();
+      let doc = local;
+      let needed = true;
+      if (remote) {
+        const server = await this.#open(aes, remote.data);
+        const merged = await this.#merge(local, server);
+        if (anyChanged(merged.changed)) await this.#apply(merged.backup);
+        doc = merged.backup;
+        needed = anyChanged((await this.#merge(server, doc)).changed);
+      }
+      if (!needed) {
+        this.#done(/** @type {{rev: number}} */ (remote).rev, changes);
+        return;
+      }
+      const put = await this.#put(id, remote?.rev ?? 0, await encryptDoc(aes, doc));
+      if (put.written) {
+        this.#done(put.rev, changes);
+        return;
+      }
+      if (attempt + 1 >= MAX_CONFLICTS) throw new HttpError(409, null, 0);
+      remote = put.data === undefined ? null : { rev: put.rev, data: put.data };
+      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt * (1 + Math.random())));
+    }
+  }
+
+  /**
+   * @param {number} rev the server's revision now held locally
+   * @param {number} changes the count of saves when the sync began
+   */
+  #done(rev, changes) {
+    if (!this.state) return;
+    this.pushed = changes;
+    this.#store({ ...this.state, rev, at: Date.now() });
+    this.#set({ state: "ok", at: this.state.at, error: "" });
+    if (this.changes !== changes) this.again = true;
+  }
+
+  /**
+   * @param {CryptoKey} aes
+   * @param {string} data
+   */
+  async #open(aes, data) {
+    try {
+      return await decryptDoc(aes, data);
+    } catch (err) {
+      if (err instanceof SyncDataError) throw new Refused("mismatch");
+      throw err;
+    }
+  }
+
+  /**
+   * The engine's merge of `incoming` into `local`; a document it refuses is "damaged".
+   * @param {unknown} local
+   * @param {unknown} incoming
+   * @returns {Promise<{backup: any, changed: Record<string, boolean>}>}
+   */
+  async #merge(local, incoming) {
+    const reply = await this.engine.request({ op: "backup-merge", local, incoming });
+    if (!reply?.ok) {
+      console.warn("sync: the engine refused the synced data:", reply?.error?.message);
+      throw new Refused("damaged");
+    }
+    return reply;
+  }
+
+  /** Writes a merged document here; the saves it makes are not changes to send back. */
+  /** @param {unknown} doc */
+  async #apply(doc) {
+    const before = this.changes;
+    await this.docs.apply(doc);
+    this.changes = before;
+  }
+
+  /**
+   * The stored blob, or null when there is none.
+   * @param {string} id
+   * @returns {Promise<{rev: number, data: string} | null>}
+   */
+  async #get(id) {
+    const response = await fetch(`${this.url}/${id}`, { cache: "no-store" });
+    if (response.status === 404) return null;
+    const body = await this.#body(response);
+    if (!Number.isInteger(body?.rev) || typeof body?.data !== "string") throw new HttpError(502, null, 0);
+    return { rev: body.rev, data: body.data };
+  }
+
+  /**
+   * Writes a blob over revision `rev`: resolves {written: true, rev} when written, or
+   * {written: false, rev, data} (data undefined when nothing is stored) when another device
+   * wrote first.
+   * @param {string} id
+   * @param {number} rev
+   * @param {string} data
+   * @param {boolean} [keepalive]
+   * @returns {Promise<{written: boolean, rev: number, data?: string}>}
+   */
+  async #put(id, rev, data, keepalive = false) {
+    const body = JSON.stringify({ rev, data });
+    const response = await fetch(`${this.url}/${id}`, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body,
+      keepalive: keepalive && body.length <= KEEPALIVE_BYTES,
+    });
+    if (response.status === 409 || response.status === 404) {
+      const conflict = await response.json().catch(() => ({}));
+      const stored = conflict?.error ?? conflict;
+      const data = typeof stored?.data === "string" ? stored.data : typeof conflict?.data === "string" ? conflict.data : undefined;
+      const at = Number.isInteger(stored?.rev) ? stored.rev : Number.isInteger(conflict?.rev) ? conflict.rev : 0;
+      return { written: false, rev: at, data };
+    }
+    const ok = await this.#body(response);
+    if (!Number.isInteger(ok?.rev)) throw new HttpError(502, null, 0);
+    return { written: true, rev: ok.rev };
+  }
+
+  /** @param {Response} response */
+  async #body(response) {
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new HttpError(response.status, body, Number(response.headers.get("Retry-After")) || 0);
+    return body;
+  }
+
+  /**
+   * The page is being hidden (maybe for good): unsent changes go out in a keepalive request,
+   * over the revision this device's data already contains (a conflict is merged at the next
+   * sync).
+   */
+  flush() {
+    if (!this.on || this.running || this.changes === this.pushed || !this.state?.rev || !this.keys) return;
+    const { rev } = this.state;
+    const { id, aes } = this.keys;
+    const changes = this.changes;
+    Promise.resolve(this.docs.collect())
+      .then((doc) => encryptDoc(aes, doc))
+      .then((data) => this.#put(id, rev, data, true))
+      .then((put) => {
+        if (put.written && this.state?.rev === rev) this.#done(put.rev, changes);
+      })
+      .catch(() => {});
+  }
+}
