@@ -37,6 +37,8 @@ import { inProgress, Store } from "./state.js";
 import { makeSnapshotLater } from "./snapshot.js";
 import * as stats from "./stats.js";
 import * as storage from "./storage.js";
+import { Sync, serviceUrl } from "./sync.js";
+import * as syncView from "./syncview.js";
 import { TapInput } from "./taps.js";
 import { ThinkHarder } from "./think.js";
 import { Timer } from "./timer.js";
@@ -621,6 +623,7 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
     solver.relabel();
     replay.relabel();
     review.relabel();
+    syncView.relabel();
     thinker.relabel();
     updateStatus(store.state);
     showEngineStatus(store.state);
@@ -674,12 +677,23 @@ const booted = startApp({ store, engine, saver, send, paint, timer }).then(
     daily.prepare(ask);
     replay.openFromAddress(ask);
     if (link) openLink(link);
+    startSync();
   },
   (err) => {
     console.error(err);
     store.set({ engine: "error" });
   },
 );
+
+/**
+ * Sync across devices, where the page has a sync service (`<meta name="spider-sync">`): it
+ * starts once this device's game is loaded, so that what it sends is what the player has.
+ */
+function startSync() {
+  const url = serviceUrl();
+  if (url) syncView.setup(new Sync(engine, url, backupdoc));
+  syncView.offerLink();
+}
 
 // Not before the engine is ready: installing downloads the whole app again, which on a first
 // visit would compete with the engine's start for the network and the cores.
