@@ -41,6 +41,14 @@ let sync = null;
 /** The key of a sync link opened with this page, taken off the address bar. */
 let linkKey = takeLinkKey();
 
+// A sync link pasted into the address bar of an open page.
+addEventListener("hashchange", () => {
+  if (!location.hash.startsWith(LINK_PREFIX) || !started) return;
+  linkKey = takeLinkKey();
+  offerLink();
+});
+let started = false;
+
 /** @returns {string} the key in the address (`#sync=…`), removed from it; "" when none */
 function takeLinkKey() {
   if (!location.hash.startsWith(LINK_PREFIX)) return "";
@@ -234,6 +242,7 @@ async function drawQr(text) {
  * merges: nothing here is lost). A page without a sync service says so.
  */
 export async function offerLink() {
+  started = true;
   const typed = linkKey;
   linkKey = "";
   if (!typed) return;
