@@ -18,6 +18,8 @@ import { SyncDataError, decryptDoc, deriveKeys, encryptDoc, normalKey } from "./
 /** The key under which this device keeps its sync key and what it knows of the server. */
 export const SYNC_KEY = "sync";
 const DEBOUNCE_MS = 2000;
+/** A change is encrypted this soon, ready to go if the page is hidden before it syncs. */
+const PREPARE_MS = 200;
 const PERIOD_MS = 60_000;
 /** Waits after failed syncs: the first, then doubling up to the last. */
 const RETRY_MS = [2000, 4000, 8000, 16_000, 32_000, 60_000];
@@ -118,6 +120,11 @@ export class Sync extends EventTarget {
     this.failures = 0;
     this.timer = 0;
     this.started = false;
+    this.preparing = 0;
+    /** The count of saves the last flush sent (a page going fires both visibilitychange and pagehide). */
+    this.flushed = -1;
+    /** @type {{changes: number, rev: number, id: string, body: string} | null} */
+    this.prepared = null;
   }
 
   get on() {
@@ -134,6 +141,8 @@ export class Sync extends EventTarget {
       this.changes++;
       this.#mark();
       this.schedule(DEBOUNCE_MS);
+      clearTimeout(this.preparing);
+      this.preparing = window.setTimeout(() => this.#prepare().catch(() => {}), PREPARE_MS);
     });
     addEventListener("online", () => this.schedule(0));
     document.addEventListener("visibilitychange", () => {
@@ -224,12 +233,16 @@ export class Sync extends EventTarget {
     this.dispatchEvent(new CustomEvent("status", { detail: this.status }));
   }
 
-  /** The state on the root element, for tests and styles: state, last sync, unsent changes. */
+  /**
+   * The state on the root element, for tests and styles: state, last sync, unsent changes, and
+   * whether they are ready to go out at once if the page is hidden.
+   */
   #mark() {
     const data = document.documentElement.dataset;
     data.sync = this.status.state;
     data.syncAt = String(this.status.at);
     data.syncPending = this.changes === this.pushed ? "0" : "1";
+    data.syncReady = this.changes === this.pushed || this.prepared?.changes === this.changes ? "1" : "0";
   }
 
   /** One sync; a call while one runs makes it run once more after. */
@@ -391,11 +404,20 @@ export class Sync extends EventTarget {
    * @param {string} id
    * @param {number} rev
    * @param {string} data
-   * @param {boolean} [keepalive]
    * @returns {Promise<{written: boolean, rev: number, data?: string}>}
    */
-  async #put(id, rev, data, keepalive = false) {
-    const body = JSON.stringify({ rev, data });
+  async #put(id, rev, data) {
+    return this.#send(id, JSON.stringify({ rev, data }));
+  }
+
+  /**
+   * PUTs a body ({rev, data}) as #put says.
+   * @param {string} id
+   * @param {string} body
+   * @param {boolean} [keepalive] whether the request may outlive the page (small bodies only)
+   * @returns {Promise<{written: boolean, rev: number, data?: string}>}
+   */
+  async #send(id, body, keepalive = false) {
     const response = await fetch(`${this.url}/${id}`, {
       method: "PUT",
       headers: { "Content-Type": "application/json" },
@@ -405,8 +427,8 @@ export class Sync extends EventTarget {
     if (response.status === 409 || response.status === 404) {
       const conflict = await response.json().catch(() => ({}));
       const stored = conflict?.error ?? conflict;
-      const data = typeof stored?.data === "string" ? stored.data : typeof conflict?.data === "string" ? conflict.data : undefined;
-      const at = Number.isInteger(stored?.rev) ? stored.rev : Number.isInteger(conflict?.rev) ? conflict.rev : 0;
+      const data = typeof conflict?.data === "string" ? conflict.data : typeof stored?.data === "string" ? stored.data : undefined;
+      const at = Number.isInteger(conflict?.rev) ? conflict.rev : Number.isInteger(stored?.rev) ? stored.rev : 0;
       return { written: false, rev: at, data };
     }
     const ok = await this.#body(response);
@@ -422,20 +444,58 @@ export class Sync extends EventTarget {
   }
 
   /**
-   * The page is being hidden (maybe for good): unsent changes go out in a keepalive request,
-   * over the revision this device's data already contains (a conflict is merged at the next
-   * sync).
+   * Encrypts what changed, shortly after each change, so that a page being hidden or closed can
+   * send it at once (the encryption is asynchronous: a page that is going away may not live to
+   * finish it).
+   */
+  async #prepare() {
+    const changes = this.changes;
+    if (!this.state?.rev || changes === this.pushed) return;
+    const rev = this.state.rev;
+    const { id, aes } = await this.#keys();
+    const data = await encryptDoc(aes, await this.docs.collect());
+    if (this.changes !== changes) return; // a newer change prepares its own
+    this.prepared = { changes, rev, id, body: JSON.stringify({ rev, data }) };
+    this.#mark();
+  }
+
+  /**
+   * The page is being hidden (maybe for good): unsent changes go out in keepalive requests (which
+   * the browser completes even after the page is gone), over the revision this device's data
+   * already contains; a conflict is merged at the next sync. The body prepared after the last
+   * changes is sent at once; what changed since (the page's own save as it goes, a move made a
+   * moment ago) follows once encrypted, over the next revision, which a page being closed may
+   * not live to send: it then goes at the next sync.
    */
   flush() {
-    if (!this.on || this.running || this.changes === this.pushed || !this.state?.rev || !this.keys) return;
-    const { rev } = this.state;
-    const { id, aes } = this.keys;
     const changes = this.changes;
-    Promise.resolve(this.docs.collect())
-      .then((doc) => encryptDoc(aes, doc))
-      .then((data) => this.#put(id, rev, data, true))
+    if (!this.on || changes === this.pushed || changes === this.flushed || !this.state?.rev) return;
+    this.flushed = changes;
+    const { rev } = this.state;
+    const ready = this.prepared?.rev === rev ? this.prepared : null;
+    if (ready) this.#sendAway(ready.id, ready.body, rev, ready.changes);
+    if (ready?.changes === changes) return;
+    const next = ready ? rev + 1 : rev;
+    this.#keys()
+      .then(async ({ id, aes }) => {
+        const data = await encryptDoc(aes, await this.docs.collect());
+        this.#sendAway(id, JSON.stringify({ rev: next, data }), next, changes);
+      })
+      .catch(() => {});
+  }
+
+  /**
+   * Sends a body as the page goes; a write that lands is the new revision (when nothing else
+   * moved it meanwhile).
+   * @param {string} id
+   * @param {string} body
+   * @param {number} rev the revision the body is written over
+   * @param {number} changes the count of saves it holds
+   */
+  #sendAway(id, body, rev, changes) {
+    this.#send(id, body, true)
       .then((put) => {
-        if (put.written && this.state?.rev === rev) this.#done(put.rev, changes);
+        if (put.written && this.state && this.state.rev <= rev) this.#done(put.rev, changes);
       })
       .catch(() => {});
   }
