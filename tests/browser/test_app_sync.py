@@ -53,6 +53,11 @@ REPO = Path(__file__).resolve().parents[2]
 SPIDER = Path(sys.executable).with_name("spider")
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 SYNCED_MS = 30_000
+# Changes not sent yet, and already encrypted, ready to go if the page goes.
+READY_TO_SEND = (
+    "() => { const d = document.documentElement.dataset;"
+    " return d.syncPending === '1' && d.syncReady === '1'; }"
+)
 
 
 # ---------------------------------------------------------------- the server, as a process
@@ -368,17 +373,30 @@ def test_link_join_wrong_keys_a_killed_server_and_a_blob_the_key_cannot_open(
     rev = int(str(sync_server.blob(sid)["rev"]))
     game = Game.from_code(a.locator("[data-code]").inner_text())
     play_a_move(a, game)
-    a.wait_for_function(
-        "() => { const d = document.documentElement.dataset;"
-        " return d.syncPending === '1' && d.syncReady === '1'; }"
-    )
+    # Ready to go (on a slow machine the sync 2 s after the move may even have sent it).
+    deadline = time.monotonic() + 10
+    while not a.evaluate(READY_TO_SEND):
+        if int(str(sync_server.blob(sid)["rev"])) > rev:
+            break
+        assert time.monotonic() < deadline, (
+            "the move was never ready to send: "
+            + a.evaluate("JSON.stringify(document.documentElement.dataset)")
+            + str(sync_server.blob(sid)["rev"])
+        )
+        time.sleep(0.05)
     a.close()  # the tab is closed: an encryption begun now could not finish
     deadline = time.monotonic() + 10
     while int(str(sync_server.blob(sid)["rev"])) == rev:
         assert time.monotonic() < deadline, "the change made before closing never arrived"
         time.sleep(0.1)
 
-    # B opens the link of A's QR code: asked first, then joined; the key leaves the address bar.
+    # B deals anew (a deal saved after A's last move, on which B plays nothing), then opens the
+    # link of A's QR code: asked first, then joined; the key leaves the address bar. A's game in
+    # progress wins over a deal nobody played.
+    code = b.locator("[data-code]").inner_text()
+    click_action(b, "new")
+    b.locator('[data-action="deal-new"]').click()
+    expect(b.locator("[data-code]")).not_to_have_text(code)
     b.goto(f"/#sync={key.lower()}")
     wait_ready(b)
     confirm = b.locator("#dlg-confirm")

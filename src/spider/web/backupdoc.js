@@ -109,7 +109,9 @@ export function apply(doc) {
   if (doc.settings) settings.replace(doc.settings);
   const stored = readStored();
   // A game saved here since `collect()` (played on meanwhile) is newer: it is never overwritten.
-  const newer = stored && (stored.updated ?? 0) > (doc.game?.updated ?? 0);
+  // A deal on which no move was made is not kept over the merged game (a device joining a sync
+  // takes up the game in progress of the others rather than its own untouched deal).
+  const newer = stored?.meta.started && (stored.updated ?? 0) > (doc.game?.updated ?? 0);
   if (doc.game && doc.game.saved !== stored?.saved && !newer) {
     const peeked = /** @type {{rev?: unknown} | null} */ (storage.peek(GAME_KEY));
     const rev = Math.max(Number.isInteger(peeked?.rev) ? Number(peeked?.rev) : 0, doc.game.rev) + 1;

@@ -311,7 +311,7 @@ export class Sync extends EventTarget {
     const changes = this.changes;
     let remote = await this.#get(id);
     for (let attempt = 0; ; attempt++) {
-      const local = await this.docs.collect();
+      const local = await this.#collect();
       let doc = local;
       let needed = true;
       if (remote) {
@@ -334,6 +334,18 @@ export class Sync extends EventTarget {
       remote = put.data === undefined ? null : { rev: put.rev, data: put.data };
       await new Promise((r) => setTimeout(r, 100 * 2 ** attempt * (1 + Math.random())));
     }
+  }
+
+  /**
+   * This device's document. Until this device has synced with the key once (joining), a deal on
+   * which no move was made yet goes as older than any game (`updated` 0): a device that joins
+   * takes up the game the others have in progress, rather than replacing it everywhere with the
+   * deal it has just opened. Later, a new deal is newer than a game left for it, as it should be.
+   */
+  async #collect() {
+    const doc = /** @type {any} */ (await this.docs.collect());
+    if (!this.state?.rev && doc?.game && doc.game.meta?.started !== true) doc.game = { ...doc.game, updated: 0 };
+    return doc;
   }
 
   /**
@@ -453,7 +465,7 @@ export class Sync extends EventTarget {
     if (!this.state?.rev || changes === this.pushed) return;
     const rev = this.state.rev;
     const { id, aes } = await this.#keys();
-    const data = await encryptDoc(aes, await this.docs.collect());
+    const data = await encryptDoc(aes, await this.#collect());
     if (this.changes !== changes) return; // a newer change prepares its own
     this.prepared = { changes, rev, id, body: JSON.stringify({ rev, data }) };
     this.#mark();
@@ -478,7 +490,7 @@ export class Sync extends EventTarget {
     const next = ready ? rev + 1 : rev;
     this.#keys()
       .then(async ({ id, aes }) => {
-        const data = await encryptDoc(aes, await this.docs.collect());
+        const data = await encryptDoc(aes, await this.#collect());
         this.#sendAway(id, JSON.stringify({ rev: next, data }), next, changes);
       })
       .catch(() => {});
