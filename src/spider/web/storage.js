@@ -12,11 +12,22 @@
 // under its key untouched, the app reads and writes that key in memory only, and the player
 // chooses (`heldData` to download it, `release` to discard it): only then is the key saved again.
 // No stored value, whatever it holds (set-aside copies included), can make reading throw.
+//
+// Every value written to or removed from localStorage is written to IndexedDB too (mirror.js),
+// which a killed browser does not lose. Each value holds its write order `seq` (a clock that
+// never goes back, shared by the tabs through the time). At start-up, before any module reads a
+// value, a value of the mirror written later than the one in localStorage (or where localStorage
+// has none) is put back into localStorage; a value only localStorage holds is copied to the
+// mirror. What is put back is then read like any stored value. Without IndexedDB, localStorage
+// alone works as before.
+
+import * as mirror from "./mirror.js";
 
 export const APP = "spider-solitaire";
 export const VERSION = 1;
 const PREFIX = "spider:";
 const ASIDE = `${PREFIX}set-aside:`;
+const PROBE = `${PREFIX}probe`;
 /** Characters all set-aside copies may take together (localStorage holds about 5 million). */
 export const SET_ASIDE_BUDGET = 1_500_000;
 
@@ -62,32 +73,112 @@ function rawGet(name) {
   }
 }
 
+/** The order of the last write: a later write always has a higher one, in any tab. */
+let lastSeq = 0;
+const nextSeq = () => (lastSeq = Math.max(lastSeq + 1, Date.now()));
+
 /**
  * @param {string} name
  * @param {string} text
+ * @param {number} seq the write's order, as `text` holds it
  */
-function rawSet(name, text) {
+function rawSet(name, text, seq) {
   if (!ls || inMemory(name)) {
     memory.set(name, text);
     return true;
   }
   try {
     ls.setItem(name, text);
-    return true;
   } catch {
     return false;
   }
+  if (name !== PROBE) mirror.put(name, text, seq);
+  return true;
 }
 
 /** @param {string} name */
 function rawRemove(name) {
   try {
-    if (!ls || inMemory(name)) memory.delete(name);
-    else ls.removeItem(name);
+    if (!ls || inMemory(name)) {
+      memory.delete(name);
+      return;
+    }
+    ls.removeItem(name);
   } catch {
-    // Nothing to do: the value stays.
+    return; // Nothing to do: the value stays.
+  }
+  if (name !== PROBE) mirror.put(name, null, nextSeq());
+}
+
+/**
+ * The write order `text` holds under `name`, 0 for a value of this app written without one;
+ * null when `text` is not a value of this app (it is then never replaced from the mirror: it is
+ * read, and set aside, like any unreadable value).
+ * @param {string} name
+ * @param {string} text
+ * @returns {number | null}
+ */
+function seqOf(name, text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!value || typeof value !== "object") return null;
+  const ours = name.startsWith(ASIDE) ? typeof value.raw === "string" : value.app === APP && value.v === VERSION;
+  if (!ours) return null;
+  if (value.seq === undefined) return 0;
+  return mirror.isSeq(value.seq) ? value.seq : null;
+}
+
+/** @returns {string[]} the names in localStorage of this app's values */
+function storedNames() {
+  if (!ls) return [];
+  try {
+    return Array.from({ length: ls.length }, (_, i) => ls.key(i) ?? "").filter((n) => n.startsWith(PREFIX));
+  } catch {
+    return [];
   }
 }
+
+/**
+ * Compares the mirror's values with localStorage's, name by name: the later one is kept in
+ * both (the mirror's is put back into localStorage; localStorage's is copied to the mirror).
+ * @param {Map<string, import("./mirror.js").Entry> | null} records
+ */
+function restore(records) {
+  if (!ls || !records) return;
+  const names = new Set([...storedNames(), ...records.keys()]);
+  names.delete(PROBE);
+  for (const name of names) {
+    if (!name.startsWith(PREFIX)) continue;
+    const stored = rawGet(name);
+    const copy = records.get(name);
+    if (copy) lastSeq = Math.max(lastSeq, copy.seq);
+    if (copy && copy.text === stored) continue;
+    const own = stored === null ? -1 : seqOf(name, stored);
+    if (own !== null) lastSeq = Math.max(lastSeq, own);
+    if (copy && own !== null && copy.seq > own) putBack(name, copy.text);
+    else if (stored !== null) mirror.put(name, stored, own ?? 0);
+  }
+}
+
+/**
+ * Puts the mirror's `text` back under `name` (null: removes it).
+ * @param {string} name
+ * @param {string | null} text
+ */
+function putBack(name, text) {
+  try {
+    if (text === null) /** @type {Storage} */ (ls).removeItem(name);
+    else /** @type {Storage} */ (ls).setItem(name, text);
+  } catch {
+    // Storage full: localStorage's value stays as it is.
+  }
+}
+
+restore(mirror.records);
 
 /** @returns {string[]} the names of the set-aside copies, oldest first */
 export function setAsideNames() {
@@ -144,7 +235,7 @@ export function setAside(key, raw, reason) {
     return copy !== null && copy.key === key && copy.raw === raw;
   };
   if (names.some(same)) return true; // kept and told already
-  const kept = copyAside(names, JSON.stringify({ key, reason, time: new Date().toISOString(), raw }));
+  const kept = copyAside(names, { key, reason, time: new Date().toISOString(), raw });
   problems.push({ key, reason, kept });
   return kept;
 }
@@ -152,9 +243,11 @@ export function setAside(key, raw, reason) {
 /**
  * Writes the set-aside `copy`, dropping the oldest copies (`names`) when it needs their room.
  * @param {string[]} names
- * @param {string} copy
+ * @param {{key: string, reason: string, time: string, raw: string}} value
  */
-function copyAside(names, copy) {
+function copyAside(names, value) {
+  const seq = nextSeq();
+  const copy = JSON.stringify({ ...value, seq });
   if (copy.length > SET_ASIDE_BUDGET) return false;
   let used = names.reduce((sum, n) => sum + (rawGet(n)?.length ?? 0), 0);
   while (names.length && used + copy.length > SET_ASIDE_BUDGET) {
@@ -165,7 +258,7 @@ function copyAside(names, copy) {
   const name = `${ASIDE}${Date.now()}:`;
   let n = names.length;
   while (rawGet(name + n) !== null) n += 1; // never over an earlier copy
-  return rawSet(name + n, copy);
+  return rawSet(name + n, copy, seq);
 }
 
 /**
@@ -202,7 +295,7 @@ export function release() {
     const text = memory.get(name);
     memory.delete(name);
     rawRemove(name);
-    if (text !== undefined) ok = rawSet(name, text) && ok;
+    if (text !== undefined) ok = rawSet(name, text, seqOf(name, text) ?? nextSeq()) && ok;
   }
   setWritable(ok);
   return ok;
@@ -266,7 +359,8 @@ export function read(key, validate, fallback) {
  * @param {unknown} data
  */
 export function write(key, data) {
-  const ok = rawSet(PREFIX + key, JSON.stringify({ app: APP, v: VERSION, data }));
+  const seq = nextSeq();
+  const ok = rawSet(PREFIX + key, JSON.stringify({ app: APP, v: VERSION, data, seq }), seq);
   setWritable(ok);
   if (ok) for (const fn of writeListeners) fn(key);
   return ok;
@@ -308,9 +402,8 @@ export function canSave() {
   if (!ls) return false;
   if (writable && !probed) {
     probed = true;
-    const probe = `${PREFIX}probe`;
-    setWritable(rawSet(probe, "1"));
-    rawRemove(probe);
+    setWritable(rawSet(PROBE, "1", 0));
+    rawRemove(PROBE);
   }
   return writable;
 }

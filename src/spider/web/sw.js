@@ -46,6 +46,7 @@ const SHELL = [
   "/vendor/qrcode.mjs",
   "/chart.js",
   "/storage.js",
+  "/mirror.js",
   "/timer.js",
   "/controls.js",
   "/demo.js",
