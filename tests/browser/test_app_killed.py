@@ -23,6 +23,7 @@ import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer
 from playwright.sync_api import Browser, Page, Playwright, expect
 from test_app_games import nearly_won_deal
+from test_app_storage import SET_ASIDE, TOLD
 from webapp import assert_shows, click_action, drag, open_app, settle
 
 from spider import Game
@@ -224,3 +225,46 @@ def test_the_app_plays_and_saves_without_indexeddb(
                 assert_shows(page, game)
         finally:
             context.close()
+
+
+# Records of the IndexedDB copy as a damaged or foreign database may hold them: a value that is
+# not JSON (written later than localStorage's, so it is put back), a good game where
+# localStorage's is damaged, records of another shape, a key of another app.
+DAMAGE_MIRROR = """async (game) => {
+  const db = await new Promise((ok, ko) => {
+    const r = indexedDB.open('spider-solitaire', 1);
+    r.onupgradeneeded = () => r.result.createObjectStore('mirror');
+    r.onsuccess = () => ok(r.result);
+    r.onerror = ko;
+  });
+  await new Promise((ok, ko) => {
+    const tx = db.transaction('mirror', 'readwrite');
+    const store = tx.objectStore('mirror');
+    store.put({seq: Date.now(), text: 'not json'}, 'spider:stats');
+    store.put({seq: Date.now(), text: game}, 'spider:game');
+    store.put('garbage', 'spider:settings');
+    store.put({seq: 1e300, text: 'x'}, 'spider:daily');
+    store.put({seq: 1, text: 'x'}, 'other');
+    tx.oncomplete = ok;
+    tx.onerror = ko;
+  });
+  db.close();
+  localStorage.setItem('spider:game', 'damaged');
+}"""
+
+
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
+def test_a_damaged_copy_is_checked_like_any_stored_value(page: Page) -> None:
+    game, _, entry = nearly_won_deal()
+    page.goto("/engine.json")
+    page.evaluate(DAMAGE_MIRROR, entry)
+    open_app(page, "/")
+    assert_shows(page, game)
+    toast = page.locator("[data-toast]")
+    expect(toast).to_contain_text(TOLD["stats"])
+    expect(toast).to_contain_text(TOLD["game"])
+    copies = page.evaluate(SET_ASIDE)
+    assert sorted((c["key"], c["raw"]) for c in copies) == [
+        ("game", "damaged"),
+        ("stats", "not json"),
+    ]

@@ -143,8 +143,8 @@ export function active() {
 }
 
 /**
- * Writes the queued entries in one strict transaction (a failed one changes nothing). A record
- * written meanwhile by another tab with a later order is kept.
+ * Writes the queued entries in one strict transaction, committed at once (a failed one changes
+ * nothing: localStorage still holds the values).
  */
 function flush() {
   const batch = [...queue];
@@ -155,13 +155,8 @@ function flush() {
     const start = performance.now();
     tx.oncomplete = () => measure("spider:mirror-write", start);
     const store = tx.objectStore(STORE);
-    for (const [name, e] of batch) {
-      const got = store.get(name);
-      got.onsuccess = () => {
-        const now = entry(name, got.result);
-        if (!now || now.seq <= e.seq) store.put(e, name);
-      };
-    }
+    for (const [name, e] of batch) store.put(e, name);
+    tx.commit?.();
   } catch {
     // Quota, a closed database: localStorage still holds the value.
   }

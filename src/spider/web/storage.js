@@ -160,8 +160,24 @@ function restore(records) {
     const own = stored === null ? -1 : seqOf(name, stored);
     if (own !== null) lastSeq = Math.max(lastSeq, own);
     if (copy && own !== null && copy.seq > own) putBack(name, copy.text);
-    else if (stored !== null) mirror.put(name, stored, own ?? 0);
+    else if (copy && own === null && usable(name, copy.text)) {
+      // localStorage's value is damaged, the copy is not: the damaged one is set aside first.
+      const reason = open(/** @type {string} */ (stored));
+      if (setAside(name.slice(PREFIX.length), /** @type {string} */ (stored), "reason" in reason ? reason.reason : "corrupt")) {
+        putBack(name, copy.text);
+      }
+    } else if (stored !== null) mirror.put(name, stored, own ?? 0);
   }
+}
+
+/**
+ * Whether `text` is a readable value of this app for `name` (not a set-aside copy: a damaged
+ * copy is left as it is).
+ * @param {string} name
+ * @param {string | null} text
+ */
+function usable(name, text) {
+  return text !== null && !name.startsWith(ASIDE) && seqOf(name, text) !== null;
 }
 
 /**
