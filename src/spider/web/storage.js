@@ -17,9 +17,10 @@
 // which a killed browser does not lose. Each value holds its write order `seq` (a clock that
 // never goes back, shared by the tabs through the time). At start-up, before any module reads a
 // value, a value of the mirror written later than the one in localStorage (or where localStorage
-// has none) is put back into localStorage; a value only localStorage holds is copied to the
-// mirror. What is put back is then read like any stored value. Without IndexedDB, localStorage
-// alone works as before.
+// has none) is put back into localStorage; a value only localStorage holds, or written later, or
+// without an order (an earlier version's), is copied to the mirror. A damaged value is set aside
+// and a readable copy put in its place. What is put back is then read like any stored value.
+// Without IndexedDB, localStorage alone works as before.
 
 import * as mirror from "./mirror.js";
 
@@ -159,14 +160,15 @@ function restore(records) {
     if (copy && copy.text === stored) continue;
     const own = stored === null ? -1 : seqOf(name, stored);
     if (own !== null) lastSeq = Math.max(lastSeq, own);
-    if (copy && own !== null && copy.seq > own) putBack(name, copy.text);
+    // A value of this app without an order was written by an earlier version: it is kept.
+    if (copy && own !== null && own !== 0 && copy.seq > own) putBack(name, copy.text);
     else if (copy && own === null && usable(name, copy.text)) {
       // localStorage's value is damaged, the copy is not: the damaged one is set aside first.
       const reason = open(/** @type {string} */ (stored));
       if (setAside(name.slice(PREFIX.length), /** @type {string} */ (stored), "reason" in reason ? reason.reason : "corrupt")) {
         putBack(name, copy.text);
       }
-    } else if (stored !== null) mirror.put(name, stored, own ?? 0);
+    } else if (stored !== null) mirror.put(name, stored, own === 0 ? nextSeq() : (own ?? 0));
   }
 }
 
