@@ -218,11 +218,30 @@ def _raise_fd_limit() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--devices", type=int, default=1000)
-    parser.add_argument("--per-key", type=int, default=10)
-    parser.add_argument("--writes", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument(
+        "--devices",
+        type=int,
+        default=1000,
+        help="simulated devices, all at once (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--per-key",
+        type=int,
+        default=10,
+        help="devices sharing one sync key (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--writes",
+        type=int,
+        default=3,
+        help="acknowledged writes per device (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="spider serve --workers (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--backends", default="sqlite,postgresql", help="comma-separated (default: %(default)s)"
+    )
     args = parser.parse_args()
     _raise_fd_limit()  # the devices' connections, here and (inherited) in the server
     print(f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")

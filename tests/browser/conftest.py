@@ -93,10 +93,27 @@ PROFILES: dict[str, dict[str, Any]] = {
 DEFAULT_PROFILES = ("desktop", "phone")
 
 
+#: The longest browser tests (tens of seconds each), run first: with two workers, one of them
+#: started last would leave the other idle at the end of the run.
+LONGEST_FIRST = (
+    "test_app_model.py",
+    "test_app_sync.py",
+    "test_app_killed.py",
+    "test_app_durable.py",
+    "test_app_storage.py",
+)
+
+
+def _longest_first(item: pytest.Item) -> int:
+    name = Path(str(item.path)).name
+    return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in Path(str(item.path)).resolve().parents:
             item.add_marker(pytest.mark.browser)
+    items.sort(key=_longest_first)  # stable: the order is otherwise unchanged
 
 
 # ---------------------------------------------------------------- live server

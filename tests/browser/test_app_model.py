@@ -20,7 +20,7 @@ from playwright.sync_api import Page
 pytestmark = pytest.mark.browser
 
 SEEDS = [int(s) for s in os.environ.get("SPIDER_MODEL_SEED", "1,2").split(",")]
-STEPS = int(os.environ.get("SPIDER_MODEL_STEPS", "120"))
+STEPS = int(os.environ.get("SPIDER_MODEL_STEPS", "70"))
 
 
 @pytest.mark.parametrize("profile", ["desktop"], indirect=True)
