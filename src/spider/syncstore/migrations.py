@@ -8,6 +8,11 @@ this release knows is refused rather than written with an older idea of it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import StoreError
+
 #: Step n (1-based) brings a database from version n - 1 to n. ``data`` NULL is a tombstone: a
 #: deleted blob whose revision is kept so that revisions never go back.
 SQLITE_STEPS: tuple[str, ...] = (
@@ -42,3 +47,24 @@ def too_new(found: int) -> str:
         f"the sync database has schema version {found}, newer than this release's "
         f"{SCHEMA_VERSION}: upgrade spider-solitaire"
     )
+
+
+def apply_steps(execute: Callable[..., Any], steps: Sequence[str], placeholder: str) -> None:
+    """Brings a database to :data:`SCHEMA_VERSION` with ``steps``, inside the caller's
+    transaction: ``execute`` is the connection's, ``placeholder`` its driver's parameter mark
+    (``?`` for sqlite3, ``%s`` for psycopg).
+
+    Raises:
+        StoreError: the database's schema is newer than this release knows.
+    """
+    execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    row = execute("SELECT version FROM schema_version").fetchone()
+    found = 0 if row is None else int(row[0])
+    if found > SCHEMA_VERSION:
+        raise StoreError(too_new(found))
+    for step in steps[found:]:
+        execute(step)
+    if row is None:
+        execute(f"INSERT INTO schema_version VALUES ({placeholder})", (SCHEMA_VERSION,))
+    elif found != SCHEMA_VERSION:
+        execute(f"UPDATE schema_version SET version = {placeholder}", (SCHEMA_VERSION,))

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from . import Blob, Conflict, StoreError, SyncStore
-from .migrations import POSTGRES_STEPS, SCHEMA_VERSION, too_new
+from .migrations import POSTGRES_STEPS, apply_steps
 
 #: Connections the pool keeps open at most (requests beyond wait for one).
 POOL_SIZE = 16
@@ -77,17 +77,7 @@ class PostgresStore(SyncStore):
     def _migrate(self) -> None:
         with self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = conn.execute("SELECT version FROM schema_version").fetchone()
-            found = 0 if row is None else int(row[0])
-            if found > SCHEMA_VERSION:
-                raise StoreError(too_new(found))
-            for step in POSTGRES_STEPS[found:]:
-                conn.execute(step)
-            if row is None:
-                conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
-            elif found != SCHEMA_VERSION:
-                conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION,))
+            apply_steps(conn.execute, POSTGRES_STEPS, "%s")
 
     def schema_version(self) -> int:
         with self._pool.connection() as conn:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import Blob, Conflict, StoreError, SyncStore
-from .migrations import SCHEMA_VERSION, SQLITE_STEPS, too_new
+from .migrations import SQLITE_STEPS, apply_steps
 
 #: Seconds a connection waits for another's write lock before giving up.
 BUSY_TIMEOUT = 30.0
@@ -90,17 +90,7 @@ class SqliteStore(SyncStore):
 
     def _migrate(self) -> None:
         with self._write() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = conn.execute("SELECT version FROM schema_version").fetchone()
-            found = 0 if row is None else int(row[0])
-            if found > SCHEMA_VERSION:
-                raise StoreError(too_new(found))
-            for step in SQLITE_STEPS[found:]:
-                conn.execute(step)
-            if row is None:
-                conn.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
-            elif found != SCHEMA_VERSION:
-                conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+            apply_steps(conn.execute, SQLITE_STEPS, "?")
 
     def schema_version(self) -> int:
         with self._reading() as conn:
