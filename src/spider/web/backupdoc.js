@@ -19,6 +19,9 @@ export const FORMAT = "spider-backup";
 export const VERSION = 1;
 const DEVICE_KEY = "device";
 const DAILY_KEY = "daily";
+/** The stored keys a backup document is made of (what `collect` reads): a write to any other
+ * (the pending-action log, the device id, set-aside copies) changes nothing to sync. */
+export const DOCUMENT_KEYS = new Set([GAME_KEY, "stats", "stats-devices", DAILY_KEY, "settings"]);
 const DEVICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**

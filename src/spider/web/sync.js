@@ -12,6 +12,7 @@
 // in between) brings the newer blob, which is merged in turn and written again. Nothing that
 // does not decrypt with the key, or that the engine refuses, ever changes local data.
 
+import { DOCUMENT_KEYS } from "./backupdoc.js";
 import * as storage from "./storage.js";
 import { SyncDataError, decryptDoc, deriveKeys, encryptDoc, normalKey } from "./synckey.js";
 
@@ -137,7 +138,7 @@ export class Sync extends EventTarget {
     this.started = true;
     this.#mark();
     storage.onWrite((key) => {
-      if (key === SYNC_KEY || !this.on) return;
+      if (!DOCUMENT_KEYS.has(key) || !this.on) return;
       this.changes++;
       this.#mark();
       this.schedule(DEBOUNCE_MS);
