@@ -328,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_backup_command(commands)
 
     _add_serve_commands(commands)
-    _add_solver_commands(commands)  # issue 4: hint, solve, analyze (see the block below)
+    _add_solver_commands(commands)  # hint, solve, analyze (see the block below)
     return parser
 
 
@@ -476,7 +476,7 @@ def _add_sync_options(serve: argparse.ArgumentParser) -> None:
     )
 
 
-# ----------------------------------------------------------------- solver commands (issue 4)
+# ----------------------------------------------------------------- solver commands
 # hint, solve and analyze: thin wrappers over spider.solver, imported when a command runs.
 
 
