@@ -30,9 +30,8 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
 import socket
-import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -45,7 +44,13 @@ from playwright.sync_api import Page, Playwright, sync_playwright
 
 from spider.server import create_app, default_pyodide_dir
 
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.killable_chromium import KillableChromium  # noqa: E402
+
 CHROMIUM = os.environ.get("SPIDER_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run")
 READY = (
     "() => document.documentElement.dataset.engine === 'ready'"
     " && localStorage.getItem('spider:pending') === null"
@@ -77,13 +82,6 @@ READ = f"""async () => {{
 }}"""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextmanager
 def serve() -> Iterator[str]:
     """The app on a free loopback port (memory snapshot off)."""
@@ -104,34 +102,16 @@ def serve() -> Iterator[str]:
         thread.join(timeout=10)
 
 
-class Browser:
-    """Chromium on ``profile`` as a child process (its own process group, to kill it whole)."""
+class Browser(KillableChromium):
+    """Chromium on ``profile`` (killed whole, and started again on the same profile)."""
 
     def __init__(self, pw: Playwright, profile: Path) -> None:
-        port = free_port()
-        args = [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-        args += [f"--user-data-dir={profile}", f"--remote-debugging-port={port}", "about:blank"]
-        self.proc = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                self.cdp = pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        super().__init__(pw, CHROMIUM, CHROMIUM_ARGS, profile)
 
     def page(self, url: str) -> Page:
-        page = self.cdp.contexts[0].new_page()
+        page = self.new_page()
         page.goto(url)
         return page
-
-    def kill(self) -> None:
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
 
 
 def app_trial(pw: Playwright, base: str, profile: Path, delay_ms: int) -> bool:

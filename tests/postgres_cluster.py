@@ -13,7 +13,6 @@ import contextlib
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -21,6 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.static_host import free_port
 
 #: Where Debian's postgresql package puts the server's programs.
 PG_BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
@@ -55,13 +56,6 @@ class Cluster:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _as_server_user() -> tuple[Callable[[], None] | None, int | None, int | None]:
@@ -101,7 +95,7 @@ def postgres_cluster() -> Iterator[Cluster]:
     preexec, uid, gid = _as_server_user()
     root = Path(tempfile.mkdtemp(prefix="spider-pg-"))
     data = root / "data"
-    port = _free_port()
+    port = free_port()
     try:
         if uid is not None and gid is not None:
             os.chown(root, uid, gid)

@@ -37,6 +37,7 @@ from spider.serve_limits import (
 )
 from spider.serve_protocol import TimedHttpToolsProtocol
 from tests.serve_thread import uvicorn_in_thread
+from tests.static_host import free_port
 
 CLI = "import sys; from spider.cli import main; sys.exit(main(sys.argv[1:]))"
 STARTED_WITHIN = 60.0  # seconds, for a loaded machine
@@ -45,13 +46,6 @@ ANSWERED_WITHIN = 10.0
 SHORT_ANSWER = 1024
 #: A request's line and first headers (the server closes the connection after answering).
 HEALTH = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _spider(*args: str) -> list[str]:
@@ -69,7 +63,7 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -456,7 +450,7 @@ def test_a_port_in_use_is_one_line_and_status_2(busy_port: int, workers: str) ->
     ],
 )
 def test_a_host_that_cannot_be_listened_on_is_one_line_and_status_2(host: str, reason: str) -> None:
-    line = _serve_fails(["--host", host, "--port", str(_free_port())])
+    line = _serve_fails(["--host", host, "--port", str(free_port())])
     assert line.startswith(f"spider serve: error: cannot listen on {host}:") and reason in line
 
 

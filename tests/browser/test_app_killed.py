@@ -10,10 +10,6 @@ is put back at the next start.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +24,7 @@ from webapp import assert_shows, click_action, drag, open_app, settle
 
 from spider import Game
 from spider.moves import Move
+from tests.killable_chromium import KillableChromium
 
 pytestmark = pytest.mark.browser
 
@@ -84,45 +81,18 @@ class Durable:
         self.page.wait_for_function(WRITTEN)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Chromium:
-    """Chromium on ``profile``, in a process group of its own (killed whole by :meth:`kill`)."""
+class Chromium(KillableChromium):
+    """The test's Chromium on ``profile``, opening the app served at ``base``."""
 
     def __init__(self, pw: Playwright, profile: Path, base: str) -> None:
+        super().__init__(pw, CHROMIUM, CHROMIUM_ARGS, profile)
         self.base = base
-        port = _free_port()
-        args = [str(CHROMIUM), *CHROMIUM_ARGS, f"--user-data-dir={profile}"]
-        args += [f"--remote-debugging-port={port}", "about:blank"]
-        self.proc = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                self.cdp = pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
-                break
-            except Exception:
-                if time.monotonic() > deadline or self.proc.poll() is not None:
-                    self.kill()
-                    raise
-                time.sleep(0.1)
 
     def open(self, path: str) -> Page:
-        page = self.cdp.contexts[0].new_page()
+        page = self.new_page()
         page.set_viewport_size({"width": 1280, "height": 800})
         open_app(page, self.base + path)
         return page
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
 
 
 @pytest.fixture
