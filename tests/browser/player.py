@@ -30,6 +30,7 @@ from webapp import (
     drag,
     drop_point,
     grab_point,
+    key_to_card,
     key_to_column,
     set_setting,
     settle,
@@ -277,18 +278,7 @@ class Player:
 
     def key_to_card(self, col: int, idx: int) -> None:
         """Moves the focus along column ``col`` to its card at ``idx`` with the arrow keys."""
-        for _ in range(30):
-            at = self.page.evaluate(
-                """() => {
-                  const el = document.activeElement;
-                  const col = el?.closest('[data-column]');
-                  return col && el !== col ? [...col.children].indexOf(el) : -1;
-                }"""
-            )
-            if at == idx:
-                return
-            self.page.keyboard.press("ArrowUp" if at > idx else "ArrowDown")
-        raise AssertionError(f"could not reach card {idx} of column {col} with the arrow keys")
+        key_to_card(self.page, col, idx)
 
     def play(self, move: Move) -> None:
         self.game.move(move.src, move.dst, move.count)

@@ -13,7 +13,16 @@ from typing import Any
 import pytest
 from conftest import PROFILES, LiveServer
 from playwright.sync_api import Browser, BrowserContext, Page
-from webapp import drag, expected, grab_point, key_to_column, open_app, settle, shown
+from webapp import (
+    drag,
+    expected,
+    grab_point,
+    key_to_card,
+    key_to_column,
+    open_app,
+    settle,
+    shown,
+)
 
 from spider import Game
 from spider.autoplace import best_destination
@@ -40,18 +49,7 @@ def _focus_card(page: Page, col: int, idx: int) -> None:
     if page.evaluate("() => !document.activeElement?.closest('[data-column]')"):
         page.locator("[data-column] [tabindex='0'], [data-column][tabindex='0']").first.focus()
     key_to_column(page, col)
-    for _ in range(30):
-        at = page.evaluate(
-            """() => {
-              const el = document.activeElement;
-              const col = el?.closest('[data-column]');
-              return col && el !== col ? [...col.children].indexOf(el) : -1;
-            }"""
-        )
-        if at == idx:
-            return
-        page.keyboard.press("ArrowUp" if at > idx else "ArrowDown")
-    raise AssertionError(f"could not reach card {idx} of column {col}")
+    key_to_card(page, col, idx)
 
 
 # Counts the input events the page has received, by type (before the app's own handlers).

@@ -218,6 +218,22 @@ def key_to_column(page: Page, col: int) -> None:
     raise AssertionError(f"could not reach column {col} with the arrow keys")
 
 
+def key_to_card(page: Page, col: int, idx: int) -> None:
+    """Moves the focus along column ``col`` to its card at ``idx`` with the arrow keys."""
+    for _ in range(30):
+        at = page.evaluate(
+            """() => {
+              const el = document.activeElement;
+              const col = el?.closest('[data-column]');
+              return col && el !== col ? [...col.children].indexOf(el) : -1;
+            }"""
+        )
+        if at == idx:
+            return
+        page.keyboard.press("ArrowUp" if at > idx else "ArrowDown")
+    raise AssertionError(f"could not reach card {idx} of column {col} with the arrow keys")
+
+
 # Spiderette, one suit, stock empty: no card can turn and no run can complete, whatever is played,
 # though a few useless moves remain (7S onto 8S, 10S onto a Jack).
 NO_MOVES_POSITION = (
