@@ -10,6 +10,7 @@
 // first), this device's only when the document's are newer (a higher `rev`), the other devices'
 // as they are; the daily results as merged; the settings when they were changed later.
 
+import { DAILY_KEY, wins } from "./daily.js";
 import { readStored, GAME_KEY } from "./saving.js";
 import * as settings from "./settings.js";
 import * as stats from "./stats.js";
@@ -18,10 +19,9 @@ import * as storage from "./storage.js";
 export const FORMAT = "spider-backup";
 export const VERSION = 1;
 const DEVICE_KEY = "device";
-const DAILY_KEY = "daily";
 /** The stored keys a backup document is made of (what `collect` reads): a write to any other
  * (the pending-action log, the device id, set-aside copies) changes nothing to sync. */
-export const DOCUMENT_KEYS = new Set([GAME_KEY, "stats", "stats-devices", DAILY_KEY, "settings"]);
+export const DOCUMENT_KEYS = new Set([GAME_KEY, stats.STATS_KEY, stats.DEVICES_KEY, DAILY_KEY, settings.SETTINGS_KEY]);
 const DEVICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
@@ -72,12 +72,6 @@ export function deviceId() {
   return device;
 }
 
-/** @param {any} data */
-function validateDays(data) {
-  if (!data || typeof data !== "object" || !data.days || typeof data.days !== "object") throw new Error("daily: bad shape");
-  return data.days;
-}
-
 /** @returns {BackupDoc} this device's document: its game, every device's statistics, its daily results and settings */
 export function collect() {
   const id = deviceId();
@@ -89,7 +83,7 @@ export function collect() {
     device: id,
     game: stored ? { ...stored, updated: stored.updated ?? 0 } : null,
     stats: { epoch: stats.epoch(), resets: stats.resets(), devices: { ...stats.otherSlots(), [id]: stats.ownSlot() } },
-    daily: { days: storage.read(DAILY_KEY, validateDays, {}) },
+    daily: { days: wins() },
     settings: settings.stamped(),
   };
 }
@@ -104,7 +98,7 @@ export function apply(doc) {
   const { [id]: own = null, ...others } = doc.stats.devices;
   stats.replaceSlots(own, others, doc.stats.epoch, doc.stats.resets);
   // A daily result recorded here since `collect()` is kept: nothing present is dropped.
-  const days = storage.read(DAILY_KEY, validateDays, {});
+  const days = wins();
   /** @type {BackupDoc["daily"]["days"]} */
   const merged = { ...doc.daily.days };
   for (const [day, results] of Object.entries(days)) merged[day] = { ...results, ...(merged[day] ?? {}) };

@@ -21,7 +21,7 @@ import * as storage from "./storage.js";
 /** @typedef {{score: number, moves: number, time: number}} DailyResult */
 /** @typedef {Record<string, Record<string, DailyResult>>} DailyDays date → code → result */
 
-const KEY = "daily";
+export const DAILY_KEY = "daily";
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const CODE = /^S[PD]1-S[124][CF]?-[A-Z]{7}$/;
 
@@ -62,7 +62,7 @@ function validate(data) {
 
 /** @returns {DailyDays} read afresh (another tab may have added a win) */
 export function wins() {
-  return storage.read(KEY, validate, {});
+  return storage.read(DAILY_KEY, validate, {});
 }
 
 /**
@@ -134,7 +134,7 @@ export function record(change, elapsed) {
   const before = days[day]?.[game.code];
   if (before && before.score >= game.score) return;
   const result = { score: game.score, moves: game.moves, time: Math.round(elapsed()) };
-  storage.write(KEY, { days: { ...days, [day]: { ...(days[day] ?? {}), [game.code]: result } } });
+  storage.write(DAILY_KEY, { days: { ...days, [day]: { ...(days[day] ?? {}), [game.code]: result } } });
 }
 
 // ---- the Daily dialog ----

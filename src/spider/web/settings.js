@@ -6,7 +6,7 @@
 import { LANGUAGES } from "./i18n.js";
 import * as storage from "./storage.js";
 
-const KEY = "settings";
+export const SETTINGS_KEY = "settings";
 const coarse = globalThis.matchMedia?.("(pointer: coarse)").matches ?? false;
 
 export const LANGS = Object.keys(LANGUAGES);
@@ -145,11 +145,11 @@ const SHAPES = {
   replaySpeed: oneOf(REPLAY_SPEEDS),
 };
 
-let current = storage.read(KEY, validate, null) ?? defaults();
+let current = storage.read(SETTINGS_KEY, validate, null) ?? defaults();
 /** @param {any} data */
 const stampOf = (data) => (Number.isInteger(data?.updated) && data.updated > 0 ? Number(data.updated) : 0);
 /** When the settings were last changed (ms since 1970; 0: never, or before this was kept). */
-let updated = stampOf(storage.peek(KEY));
+let updated = stampOf(storage.peek(SETTINGS_KEY));
 /** @type {Set<(settings: Settings, changed: string[]) => void>} */
 const listeners = new Set();
 
@@ -167,7 +167,7 @@ export function update(patch) {
   const after = current;
   const changed = Object.keys(patch).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
   if (changed.length) updated = Math.max(Date.now(), updated + 1);
-  storage.write(KEY, { ...current, updated });
+  storage.write(SETTINGS_KEY, { ...current, updated });
   if (changed.length) for (const fn of listeners) fn(current, changed);
 }
 
@@ -188,7 +188,7 @@ export function replace(other) {
   const before = current;
   current = validate(other.values);
   updated = other.updated;
-  storage.write(KEY, { ...current, updated });
+  storage.write(SETTINGS_KEY, { ...current, updated });
   /** @type {Record<string, unknown>} */
   const after = current;
   const changed = Object.keys(after).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));

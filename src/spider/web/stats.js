@@ -37,8 +37,8 @@
 
 import * as storage from "./storage.js";
 
-const KEY = "stats";
-const DEVICES_KEY = "stats-devices";
+export const STATS_KEY = "stats";
+export const DEVICES_KEY = "stats-devices";
 /** How many results the chart shows, and the most each list of results keeps. */
 export const RECENT = 30;
 
@@ -227,7 +227,7 @@ let uncopied = { variants: {} };
  * @param {string} name
  * @param {unknown} v
  */
-const setAside = (name, v) => storage.setAside(`${KEY}/${name}`, JSON.stringify(v ?? null), "corrupt");
+const setAside = (name, v) => storage.setAside(`${STATS_KEY}/${name}`, JSON.stringify(v ?? null), "corrupt");
 
 /**
  * The stored statistics, read afresh. A bad part is set aside on its own and, once its copy is
@@ -235,7 +235,7 @@ const setAside = (name, v) => storage.setAside(`${KEY}/${name}`, JSON.stringify(
  * @returns {Stored}
  */
 function load() {
-  const raw = storage.read(KEY, validate, { variants: {} });
+  const raw = storage.read(STATS_KEY, validate, { variants: {} });
   /** @type {Stored} */
   const out = { variants: {}, recent: [], all: null, rev: isCount(raw.rev) ? raw.rev : 0, epoch: NO_RESET, resets: {} };
   let dropped = false;
@@ -280,7 +280,7 @@ function save({ variants, recent, all, rev, epoch, resets }) {
   if ("all" in uncopied) data.all = uncopied.all;
   if ("epoch" in uncopied) data.epoch = uncopied.epoch;
   if ("resets" in uncopied) data.resets = uncopied.resets;
-  storage.write(KEY, data);
+  storage.write(STATS_KEY, data);
 }
 
 /**
