@@ -45,10 +45,14 @@ class Device:
         self.lock = lock
         self.stopped = threading.Event()
         self.running = True
+        #: What stopped this device other than the server going away (an unexpected answer).
+        self.failure: str | None = None
 
     def run(self) -> None:
         try:
             self._run()
+        except Exception as error:  # kept for the test to assert on: a thread cannot fail it
+            self.failure = repr(error)
         finally:
             self.running = False
 
@@ -133,6 +137,7 @@ def test_a_killed_or_restarted_server_loses_no_acknowledged_write(
         devices = _sync_until(base, keys, acked, 20)
         for device in devices:
             device.stopped.set()
+        assert [d.failure for d in devices if d.failure] == []
         stop(server)
         server = start_serve(port, sync_args, log)
         assert set(acked) <= _stored(base, keys)
@@ -147,7 +152,8 @@ def test_worker_processes_share_one_sqlite_database(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     keys = [new_key()]
     acked: list[str] = []
-    args = ["--workers", "2", "--data-dir", str(tmp_path / "data"), "--sync-key-writes", "0"]
+    args = ["--workers", "2", "--data-dir", str(tmp_path / "data")]
+    args += ["--sync-key-writes", "0", "--sync-client-writes", "0"]
     server = start_serve(port, args, tmp_path / "serve.log")
     try:
         devices = _sync_until(base, keys, acked, 40)
@@ -155,6 +161,7 @@ def test_worker_processes_share_one_sqlite_database(tmp_path: Path) -> None:
             device.stopped.set()
         while any(device.running for device in devices):
             threading.Event().wait(0.01)
+        assert [d.failure for d in devices if d.failure] == []
         stored = _stored(base, keys)
         assert set(acked) <= stored
         assert len(stored) >= 40
