@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/browser_kill.py [--delays 0 500 1000 3000 6000]
 
-Runs the app (``spider.server.create_app``, vendored Pyodide) on uvicorn in this process and
+Runs the app (``spider.serve.app.create_app``, vendored Pyodide) on uvicorn in this process and
 Debian's Chromium, headless, as a child process on a fresh profile directory, driven over CDP.
 For each delay, twice:
 
@@ -42,7 +42,7 @@ from typing import Any
 
 from playwright.sync_api import Page, Playwright, sync_playwright
 
-from spider.server import create_app, default_pyodide_dir
+from spider.serve.app import create_app, default_pyodide_dir
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))

@@ -36,7 +36,7 @@ class Engine:
 def this_engine() -> Engine:
     """The engine of this tree (the ``spider`` package)."""
     from spider import Game
-    from spider.solver.hint import hint_report
+    from spider.solver.hint.quick import hint_report
 
     return Engine("this tree", Game, hint_report)
 

@@ -8,12 +8,13 @@ Players:
 
 - ``hint``: takes the quick hint's best move; deals when it offers none.  With ``--hint-nodes N``
   its lookahead looks at N positions instead of the variant's own budget.
-- ``think``: asks "Think harder" (``spider.solver.think``) with ``--iterations`` play-outs per
+- ``think``: asks "Think harder" (``spider.solver.think.harder``) with ``--iterations`` play-outs
+per
   decision (seed: ``--seed`` plus the decision's index) and plays its whole line (up to the next
   card turned or run removed, nothing new is seen before); deals when it offers the deal.
 - ``think-first``: the same, but plays only the first action of each line, then asks again.
 - ``ismcts`` and ``mcts``: OpenSpiel's ``ISMCTSBot`` and ``MCTSBot`` on the ``spider_solitaire``
-  game (``spider.openspiel``, the ``openspiel`` extra) with ``--simulations`` searches per
+  game (``spider.research.openspiel``, the ``openspiel`` extra) with ``--simulations`` searches per
   decision, each valued by a random play-out of ``--rollout`` actions (seed: ``--seed``), for at
   most ``--bot-actions`` actions.  The game deals each card when it shows, from the cards not yet
   seen; here the card dealt is the numbered deal's, so the bots play the same deals as the others.
@@ -46,9 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from variants import Variant, add_variants_option, selected_variants
 
 from spider import Game
-from spider.solver.analyze import wilson_interval
-from spider.solver.hint import HintReport, hint_action, hint_report
-from spider.solver.think import think
+from spider.solver.hint.quick import HintReport, hint_action, hint_report
+from spider.solver.solve.analyze import wilson_interval
+from spider.solver.think.harder import think
 
 MAX_ACTIONS = 1500
 PLAYERS = ("hint", "think", "think-first", "ismcts", "mcts")
@@ -122,7 +123,7 @@ def play(task: Task) -> dict[str, Any]:
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
     if player in BOTS:
-        from spider.openspiel import play_deal
+        from spider.research.openspiel import play_deal
 
         actions = play_deal(game, player, iterations, rollout, seed, bot_actions)
     elif player == "hint":

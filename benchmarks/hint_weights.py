@@ -6,10 +6,11 @@
 Plays deals ``--first`` .. ``--first + --deals - 1`` of Spider (``--suits``, ``--rule``) by the
 quick hint, as ``benchmarks/fairplay.py``'s ``hint`` player does (no undo, no peeking), with the
 constants named by ``--set`` changed in every process (each in the module that defines it:
-:mod:`spider.solver.evaluation`, :mod:`spider.solver.lookahead` or :mod:`spider.solver.hint`),
-and prints one line: wins, mean runs removed, mean cards left face down, seconds per game. With no
-``--set`` it measures the weights as they are, the baseline to compare with. Deals below 10,000
-are refused: they are the deals the benchmarks report (``benchmarks/fairplay.py``), never tuned on.
+:mod:`spider.solver.hint.evaluation`, :mod:`spider.solver.hint.lookahead` or
+:mod:`spider.solver.hint.quick`), and prints one line: wins, mean runs removed, mean cards left
+face down, seconds per game. With no ``--set`` it measures the weights as they are, the baseline to
+compare with. Deals below 10,000 are refused: they are the deals the benchmarks report
+(``benchmarks/fairplay.py``), never tuned on.
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ from fairplay import play_out
 from spider import Game
 
 TUNING_FROM = 10_000
-HINT_MODULES = ("spider.solver.evaluation", "spider.solver.lookahead", "spider.solver.hint")
+HINT_MODULES = (
+    "spider.solver.hint.evaluation",
+    "spider.solver.hint.lookahead",
+    "spider.solver.hint.quick",
+)
 """Where the quick hint's constants live: its weights, its lookahead's and its own budgets."""
 
 Weights = dict[str, float]

@@ -48,7 +48,7 @@ from fairplay import play_out
 from hint_weights import Weights, _parse_weight, set_hint_constants
 
 from spider import Game
-from spider.solver.hint import HintReport, hint_report, link_counts
+from spider.solver.hint.quick import HintReport, hint_report, link_counts
 from spider.solver.view import VisibleView
 
 TUNING_FROM = 10_000
@@ -72,7 +72,7 @@ CONSTANTS = {
     "cover": "_COVER_TWO_SUITS (negated)",
     "covered_breaks": "_COVERED_BREAK_TWO_SUITS (negated)",
 }
-"""Where each learned weight goes in ``spider.solver.evaluation`` (the hint subtracts the last
+"""Where each learned weight goes in ``spider.solver.hint.evaluation`` (the hint subtracts the last
 three)."""
 
 

@@ -6,7 +6,7 @@
 The measurement behind "Think harder"'s budget (docs/strength.md, the last section).  From the
 opening of each deal, ``--per-deal`` play-outs go through every deal to the win or the end, the
 way "Think harder" plays the unknown: each card turned or dealt is drawn from the cards the
-player has not seen (:class:`spider.solver.think_world.World`, seeded by the play-out's number),
+player has not seen (:class:`spider.solver.worlds.World`, seeded by the play-out's number),
 each step plays the quick hint's best line at a lookahead of ``N`` positions (no weighing, as
 "Think harder"'s play-outs), cut at its first card turned, and the deal when the hint offers
 nothing.  Prints a Markdown table, one row per variant and lookahead: CPU seconds per play-out
@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from variants import Variant, add_variants_option, selected_variants
 
 from spider import Game
-from spider.solver.think_tree import lines_of
-from spider.solver.think_world import World
+from spider.solver.think.tree import lines_of
 from spider.solver.view import VisibleView
+from spider.solver.worlds import World
 
 PLAYOUTS_A_DECISION = 1000
 """The smallest budget of the Klondike study (Bjarnason, Fern & Tadepalli 2009) that reached 34%."""

@@ -80,7 +80,7 @@ def _before_tree(rev: str, work: Path) -> Path:
 
 def _server_command(src: Path, port: int, workers: int | None) -> list[str]:
     if workers is None:  # the old server: serve(host, port)
-        code = f"from spider.server import serve; serve('127.0.0.1', {port})"
+        code = f"from spider.serve.app import serve; serve('127.0.0.1', {port})"
         return [sys.executable, "-c", code]
     args = ["serve", "--port", str(port), "--workers", str(workers)]
     code = "import sys; from spider.cli import main; sys.exit(main(sys.argv[1:]))"

@@ -4,7 +4,7 @@
         --generations 10 --jobs 2 --out benchmarks/results/tune-hint-4-classic.jsonl
 
 Each candidate is a set of weights (the quick hint's constants named by ``--weights``, most of
-them in :mod:`spider.solver.evaluation`), searched as the logarithm of its ratio to the weight
+them in :mod:`spider.solver.hint.evaluation`), searched as the logarithm of its ratio to the weight
 as it is, so CMA-ES's steps are factors and the weights stay positive.  A candidate plays deals
 ``--first`` .. ``--first + --deals - 1`` by the quick hint, as ``benchmarks/fairplay.py``'s
 ``hint`` player does (no undo, no peeking), and scores the mean, over those deals, of the cards

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/web.py [--actions 200] [--warm-runs 5] [--cold-runs 3]
 
-Runs the real app (``spider.server.create_app`` with the vendored Pyodide) three times on
+Runs the real app (``spider.serve.app.create_app`` with the vendored Pyodide) three times on
 uvicorn in this process, the plain start (``fast_start=False``: Pyodide's stdlib of sources, the
 engine as sources, no ``/start.json``), the new one (the bytecode built by ``make``,
 ``/start.json``, Brotli, the worker's memory snapshot) and the new one without the snapshot
@@ -48,7 +48,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
 from spider import Game  # noqa: E402
-from spider.server import create_app, default_pyodide_dir  # noqa: E402
+from spider.serve.app import create_app, default_pyodide_dir  # noqa: E402
 
 CHROMIUM = os.environ.get("SPIDER_CHROMIUM", "/usr/bin/chromium")
 CODE = "SP1-S4C-AAAAAAD"

@@ -11,7 +11,7 @@ import argparse
 import gymnasium
 import numpy as np
 
-import spider.gym  # noqa: F401  (registers spider_solitaire/Spider-v0 and Spiderette-v0)
+import spider.research.gym  # noqa: F401  (registers spider_solitaire/Spider-v0 and Spiderette-v0)
 
 
 def run(episodes: int, suits: int, seed: int, max_steps: int) -> list[tuple[str, float, int]]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 
 from spider import Game
-from spider.openspiel import play_deal
-from spider.solver.hint import hint_action
+from spider.research.openspiel import play_deal
+from spider.solver.hint.quick import hint_action
 
 
 def hint_game(deal: Game, max_actions: int) -> None:

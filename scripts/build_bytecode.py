@@ -7,7 +7,7 @@
 - ``engine.zip``: the engine (the files of ``/engine.zip``) as ``.pyc``;
 - ``stdlib.zip.br``, ``engine.zip.br``: their Brotli, quality 11 (kept while the zip is the same);
 - ``bytecode.json``: what they were built from (the Pyodide version, the engine's version) and
-  the list of standard-library modules, read by :mod:`spider.serve_bytecode`.
+  the list of standard-library modules, read by :mod:`spider.serve.bytecode`.
 
 CPython parses and compiles every module it imports from source at each start; from bytecode it
 only unmarshals. The bytecode must come from the same CPython as Pyodide's (same magic number),
@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from spider.serve_bytecode import STAMP_NAME, inputs_key  # noqa: E402
-from spider.serve_engine import build_engine_zip  # noqa: E402
-from spider.serve_static import compress_br, same_after_br  # noqa: E402
+from spider.serve.bytecode import STAMP_NAME, inputs_key  # noqa: E402
+from spider.serve.engine_zip import build_engine_zip  # noqa: E402
+from spider.serve.static import compress_br, same_after_br  # noqa: E402
 
 COMPILER = ROOT / "scripts" / "compile_bytecode.mjs"
 #: How the engine starts (what it imports decides the standard library's modules).

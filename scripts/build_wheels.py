@@ -41,13 +41,13 @@ import fetch_pyodide  # noqa: E402
 import precompress  # noqa: E402
 
 from spider import __version__  # noqa: E402
-from spider.serve_runtime import (  # noqa: E402
+from spider.serve.app import PYODIDE_FILES  # noqa: E402
+from spider.serve.pyodide_runtime import (  # noqa: E402
     RUNTIME_DISTRIBUTION,
     RUNTIME_PACKAGE,
     STAMP_NAME,
 )
-from spider.serve_static import BROTLI_SUFFIX, compress_br, same_after_br  # noqa: E402
-from spider.server import PYODIDE_FILES  # noqa: E402
+from spider.serve.static import BROTLI_SUFFIX, compress_br, same_after_br  # noqa: E402
 
 DEFAULT_OUT = ROOT / "dist"
 VENDOR_PYODIDE = ROOT / "vendor" / "pyodide"
@@ -89,7 +89,7 @@ Nothing here is imported by Python code: `spider serve` finds the files in this 
 RUNTIME_INIT = '''\
 """The Pyodide runtime of spider-solitaire's web app: data only (see ``pyodide/``, ``bytecode/``).
 
-spider-solitaire finds these directories itself (``spider.serve_runtime``) and checks the
+spider-solitaire finds these directories itself (``spider.serve.pyodide_runtime``) and checks the
 Pyodide version and sha512 recorded in ``pyodide/{stamp}`` against its pin.
 """
 

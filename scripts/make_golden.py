@@ -99,7 +99,7 @@ def openspiel_playthrough(code: str, actions: int) -> dict[str, object]:
     import pyspiel
 
     from spider.moves import Action
-    from spider.openspiel import GAME_NAME, true_outcome
+    from spider.research.openspiel import GAME_NAME, true_outcome
 
     deal = Game.from_code(code, undo_limit=0)
     params = {"game": deal.game, "suits": deal.suits, "rule": deal.rule, "max_moves": actions}

@@ -2,7 +2,7 @@
 """Write the Brotli (quality 11) of the large Pyodide files the page loads, as ``<name>.br``.
 
 The server sends ``<name>.br`` to browsers that accept Brotli when it decompresses to exactly
-``<name>`` (see :mod:`spider.serve_static`); quality 11 takes about a minute for the WebAssembly,
+``<name>`` (see :mod:`spider.serve.static`); quality 11 takes about a minute for the WebAssembly,
 too slow for a request, so ``make`` does it once. A no-op for files whose ``.br`` is current.
 
 Usage: ``python3 scripts/precompress.py [DIR]`` (default ``vendor/pyodide``)
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from spider.serve_static import BROTLI_SUFFIX, compress_br, same_after_br  # noqa: E402
+from spider.serve.static import BROTLI_SUFFIX, compress_br, same_after_br  # noqa: E402
 
 #: The compressible Pyodide files the page loads (python_stdlib.zip is deflated already).
 NAMES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide.mjs", "pyodide-lock.json")

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from spider.serve_site import (
+from spider.serve.site import (
     CADDYFILE,
     MARKER,
     NGINX_DIR,

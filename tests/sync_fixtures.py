@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from spider.syncstore import SyncStore
-from spider.syncstore.postgres import PostgresStore
-from spider.syncstore.sqlite import SqliteStore
+from spider.serve.syncstore import SyncStore
+from spider.serve.syncstore.postgres import PostgresStore
+from spider.serve.syncstore.sqlite import SqliteStore
 from tests.postgres_cluster import Cluster, postgres_cluster
 
 BACKENDS = ("sqlite", "postgresql")

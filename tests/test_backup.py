@@ -22,7 +22,7 @@ from spider.backup import (
 from spider.daily import daily_deals
 from spider.game import Game
 from spider.protocol import Session, game_view
-from spider.protocol_backup import MAX_BACKUP_REQUEST_CHARS
+from spider.protocol.backup_ops import MAX_BACKUP_REQUEST_CHARS
 
 TODAY = date(2026, 12, 5)
 KEY = "spider/1/classic/standard"

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spider.backup import Backup, check_document, merge, read_backup, summary
-from spider.backup_stats import counts
-from spider.cli_backup import summary_text
+from spider.backup.stats import counts
+from spider.cli.backup_command import summary_text
 from tests.test_backup import KEY, document, refused, slot
 from tests.test_backup_merge import DEVICES, FAST, backups, parts
 

@@ -16,7 +16,7 @@ from spider.cli import main
 from spider.errors import POSITION_ERRORS, InvalidPosition
 from spider.limits import MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, MAX_UNDO_LIMIT
 from spider.protocol import ERROR_CODES, Session
-from spider.protocol_fields import Answer
+from spider.protocol.fields import Answer
 from tests.helpers import random_play
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

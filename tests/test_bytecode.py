@@ -26,10 +26,10 @@ from spider import Game, Move
 from spider.backup import check_document
 from spider.protocol import Session
 from spider.replay import encode_replay
-from spider.serve_bytecode import STAMP_NAME, load_bytecode
-from spider.serve_engine import build_engine_zip
-from spider.serve_runtime import default_bytecode_dir
-from spider.server import create_app, default_pyodide_dir
+from spider.serve.app import create_app, default_pyodide_dir
+from spider.serve.bytecode import STAMP_NAME, load_bytecode
+from spider.serve.engine_zip import build_engine_zip
+from spider.serve.pyodide_runtime import default_bytecode_dir
 from tests.test_backup import document
 
 REPO = Path(__file__).resolve().parent.parent

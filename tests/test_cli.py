@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from spider import Game
-from spider.cli import build_parser, main
+from spider.cli.commands import build_parser, main
 
 
 def test_new_prints_code_and_layout(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ import spider.env
 from scripts.make_golden import PLAYTHROUGHS, playthrough
 from spider import DEAL, Game, IllegalMove, Move
 from spider.env import DEAL_ACTION, Observation, SpiderEnv
-from spider.solver.hint import hint_action, visited_positions
+from spider.solver.hint.quick import hint_action, visited_positions
 from spider.solver.view import VisibleView
 from tests.helpers import VARIANTS, random_game, reshuffle_hidden
 

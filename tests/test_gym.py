@@ -13,15 +13,15 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-import spider.gym  # noqa: E402
-import spider.observe  # noqa: E402
+import spider.research.gym  # noqa: E402
+import spider.research.observe  # noqa: E402
 from spider import Game  # noqa: E402
-from spider.gym import ENV_IDS, SpiderGymEnv  # noqa: E402
+from spider.research.gym import ENV_IDS, SpiderGymEnv  # noqa: E402
 from tests.helpers import reshuffle_hidden  # noqa: E402
 
 
 def test_module_examples_run() -> None:
-    for module in (spider.gym, spider.observe):
+    for module in (spider.research.gym, spider.research.observe):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
 
@@ -40,7 +40,7 @@ def test_gymnasium_env_checker_passes(env_id: str, kwargs: dict[str, object]) ->
 
 
 def test_registered_spaces_and_the_module_prefix() -> None:
-    env = gymnasium.make("spider.gym:spider_solitaire/Spider-v0", suits=2)
+    env = gymnasium.make("spider.research.gym:spider_solitaire/Spider-v0", suits=2)
     assert env.action_space == gymnasium.spaces.Discrete(1301)
     space = env.observation_space
     assert space["face_up"].shape == (10, 78) and space["face_down"].shape == (10,)

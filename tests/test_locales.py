@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from spider.solver.hint import REASONS
+from spider.solver.hint.quick import REASONS
 from tests.helpers import ADVICE_TO_DEAL
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "spider" / "web"

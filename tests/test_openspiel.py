@@ -14,8 +14,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from scripts.make_golden import OPENSPIEL_DEAL, openspiel_playthrough  # noqa: E402
 from spider import Game  # noqa: E402
-from spider.observe import card_index  # noqa: E402
-from spider.openspiel import GAME_NAME, make_bot, play_deal, true_outcome  # noqa: E402
+from spider.research.observe import card_index  # noqa: E402
+from spider.research.openspiel import GAME_NAME, make_bot, play_deal, true_outcome  # noqa: E402
 from tests.helpers import VARIANTS  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden" / "openspiel_playthrough.json"

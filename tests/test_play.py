@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from spider import Game
-from spider.cli import load_game, main
+from spider.cli.commands import load_game, main
+from spider.cli.play import HELP, play
 from spider.moves import action_from_text
-from spider.play import HELP, play
 from spider.solver import hint, solve
 from tests.helpers import FILL_POSITION
 

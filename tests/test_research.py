@@ -26,7 +26,7 @@ def python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_core_imports_no_extra() -> None:
     result = python(
-        "import sys, spider, spider.env, spider.observe, spider.solver, spider.cli\n"
+        "import sys, spider, spider.env, spider.research.observe, spider.solver, spider.cli\n"
         "print(sorted({'gymnasium', 'numpy', 'pyspiel'} & set(sys.modules)))"
     )
     assert result.returncode == 0, result.stderr
@@ -35,7 +35,10 @@ def test_the_core_imports_no_extra() -> None:
 
 @pytest.mark.parametrize(
     ("module", "missing", "extra"),
-    [("spider.gym", "gymnasium", "gym"), ("spider.openspiel", "pyspiel", "openspiel")],
+    [
+        ("spider.research.gym", "gymnasium", "gym"),
+        ("spider.research.openspiel", "pyspiel", "openspiel"),
+    ],
 )
 def test_a_missing_extra_names_the_extra(module: str, missing: str, extra: str) -> None:
     result = python(f"import sys; sys.modules[{missing!r}] = None; import {module}")

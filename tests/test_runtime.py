@@ -10,7 +10,7 @@ import pytest
 import uvicorn
 
 from spider.cli import main
-from spider.serve_runtime import (
+from spider.serve.pyodide_runtime import (
     PYODIDE_ENV,
     STAMP_NAME,
     RuntimeProblem,

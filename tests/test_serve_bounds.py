@@ -28,14 +28,14 @@ import pytest
 from starlette.types import Receive, Scope, Send
 
 from spider.protocol import ERROR_CODES
-from spider.serve_limits import (
+from spider.serve.http_protocol import TimedHttpToolsProtocol
+from spider.serve.request_limits import (
     MAX_BODY_BYTES,
     MAX_BODY_BYTES_ENV,
     MAX_HEAD_BYTES,
     MAX_HEADERS,
     REFUSAL_CODES,
 )
-from spider.serve_protocol import TimedHttpToolsProtocol
 from tests.serve_thread import uvicorn_in_thread
 from tests.static_host import free_port
 

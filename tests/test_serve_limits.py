@@ -14,9 +14,9 @@ import pytest
 from starlette.types import Message
 
 from spider.cli import main
-from spider.serve_protocol import REQUEST_TIMEOUT_ENV, SEND_TIMEOUT_ENV, TimedHttpToolsProtocol
-from spider.serve_static import SEND_CHUNK, BytesResponse
-from spider.server import create_app
+from spider.serve.app import create_app
+from spider.serve.http_protocol import REQUEST_TIMEOUT_ENV, SEND_TIMEOUT_ENV, TimedHttpToolsProtocol
+from spider.serve.static import SEND_CHUNK, BytesResponse
 from tests.serve_thread import uvicorn_in_thread
 
 TIMEOUT = 1  # seconds, for every timeout of the server under test

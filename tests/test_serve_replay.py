@@ -1,5 +1,5 @@
-"""``spider serve`` answers kept files itself (spider.serve_protocol): byte for byte what the app
-answers, in order behind and before other requests on one connection, in pieces to a slow
+"""``spider serve`` answers kept files itself (spider.serve.http_protocol): byte for byte what the
+app answers, in order behind and before other requests on one connection, in pieces to a slow
 reader, and never for a request the app must see."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from spider.serve_protocol import TimedHttpToolsProtocol
-from spider.server import create_app
+from spider.serve.app import create_app
+from spider.serve.http_protocol import TimedHttpToolsProtocol
 from tests.serve_thread import uvicorn_in_thread
 
 BIG = "/pyodide/pyodide.asm.wasm"  # megabytes gzipped: many pieces

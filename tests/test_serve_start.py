@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spider.protocol import ERROR_CODES
-from spider.serve_start import start_reply
+from spider.serve.start import start_reply
 
 
 def _fuzz(examples: int) -> settings:

@@ -31,10 +31,10 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from starlette.types import Message
 
-from spider import server as server_module
-from spider.serve_engine import build_engine_zip, engine_files
-from spider.serve_static import accepts_gzip, safe_path
-from spider.server import CONTENT_SECURITY_POLICY, SecurityMiddleware, browser_url, create_app
+from spider.serve import app as server_module
+from spider.serve.app import CONTENT_SECURITY_POLICY, SecurityMiddleware, browser_url, create_app
+from spider.serve.engine_zip import build_engine_zip, engine_files
+from spider.serve.static import accepts_gzip, safe_path
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE_DIR = REPO / "src" / "spider"
@@ -520,23 +520,24 @@ def test_traversal_over_a_real_socket(site: dict[str, Path]) -> None:
 
 
 EXPECTED_EXCLUDED = {
-    "spider/server.py",
-    "spider/cli.py",
+    "spider/serve/app.py",
+    "spider/cli/commands.py",
     "spider/__main__.py",
-    "spider/gym.py",
-    "spider/openspiel.py",
+    "spider/research/gym.py",
+    "spider/research/openspiel.py",
 }
+#: The folders that stay on the server: the web server, the command line, the research adapters.
+SERVER_ONLY = ("spider/serve/", "spider/cli/", "spider/research/", "spider/web/")
 
 
 def test_engine_zip_listing(client: TestClient) -> None:
     data = client.get("/engine.zip").content
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert "spider/__init__.py" in names
-    assert "spider/protocol.py" in names
+    assert "spider/protocol/session.py" in names
     assert "spider/py.typed" in names
     assert not EXPECTED_EXCLUDED & set(names)
-    server_only = ("spider/serve_", "spider/web/", "spider/syncstore/")
-    assert not [n for n in names if n.startswith(server_only)]
+    assert not [n for n in names if n.startswith(SERVER_ONLY)]
     assert all(n.endswith((".py", "/py.typed")) for n in names)
     assert names == sorted(names)
     on_disk = {
@@ -545,7 +546,7 @@ def test_engine_zip_listing(client: TestClient) -> None:
         if "__pycache__" not in p.parts and "web" not in p.relative_to(PACKAGE_DIR).parts
     }
     expected = {n for n in on_disk if n not in EXPECTED_EXCLUDED}
-    expected -= {n for n in on_disk if n.startswith(server_only)}
+    expected -= {n for n in on_disk if n.startswith(SERVER_ONLY)}
     assert set(names) - {"spider/py.typed"} == expected
 
 
@@ -585,13 +586,14 @@ def test_engine_file_selection(tmp_path: Path) -> None:
         "__init__.py",
         "__main__.py",
         "game.py",
-        "server.py",
-        "serve_static.py",
-        "cli.py",
+        "serve/app.py",
+        "serve/syncstore/sqlite.py",
+        "cli/commands.py",
+        "research/gym.py",
         "py.typed",
         "notes.txt",
         "solver/__init__.py",
-        "solver/search.py",
+        "solver/solve/search.py",
         "solver/server.py",
         "web/worker.py",
         "web/app.js",
@@ -606,8 +608,8 @@ def test_engine_file_selection(tmp_path: Path) -> None:
         "game.py",
         "py.typed",
         "solver/__init__.py",
-        "solver/search.py",
         "solver/server.py",
+        "solver/solve/search.py",
     ]
 
 
@@ -620,8 +622,9 @@ def test_engine_zip_is_importable(client: TestClient, tmp_path: Path) -> None:
         f"sys.path.insert(0, {str(target)!r})\n"
         "import spider, spider.protocol\n"
         f"assert spider.__file__.startswith({str(target)!r}), spider.__file__\n"
-        "assert importlib.util.find_spec('spider.server') is None\n"
+        "assert importlib.util.find_spec('spider.serve') is None\n"
         "assert importlib.util.find_spec('spider.cli') is None\n"
+        "assert importlib.util.find_spec('spider.research') is None\n"
         "reply = spider.protocol.Session().handle({'op': 'new', 'number': 1})\n"
         "assert reply['ok'], reply\n"
         "print(json.dumps(sorted(sys.modules.keys() & {'starlette', 'uvicorn', 'httpx'})))\n"

@@ -2,7 +2,7 @@
 
 nginx and Caddy (Debian's packages, installed by ``make hosts``) serve one build with the
 configurations it wrote, and must answer every file with the headers of the one table
-(:mod:`spider.serve_headers`) that ``spider serve`` answers with too.
+(:mod:`spider.serve.headers`) that ``spider serve`` answers with too.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from spider.cli import main
-from spider.serve_headers import SECURITY_HEADERS, headers_for, path_rules, rule_for
-from spider.serve_site import MARKER, PUBLIC, SiteError, build_site, check_target
-from spider.serve_static import media_type_for
-from spider.server import create_app, default_pyodide_dir
+from spider.serve.app import create_app, default_pyodide_dir
+from spider.serve.headers import SECURITY_HEADERS, headers_for, path_rules, rule_for
+from spider.serve.site import MARKER, PUBLIC, SiteError, build_site, check_target
+from spider.serve.static import media_type_for
 from tests import static_host
 from tests.serve_thread import uvicorn_in_thread
 

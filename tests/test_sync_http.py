@@ -12,10 +12,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from spider.cli import main
-from spider.serve_ratelimit import Rate, RateLimiter
-from spider.serve_sync import MAX_BLOB_BYTES, SyncLimits, SyncService
-from spider.server import create_app
-from spider.syncstore.sqlite import SqliteStore
+from spider.serve.app import create_app
+from spider.serve.rate_limit import Rate, RateLimiter
+from spider.serve.sync import MAX_BLOB_BYTES, SyncLimits, SyncService
+from spider.serve.syncstore.sqlite import SqliteStore
 from tests.serve_thread import uvicorn_in_thread
 from tests.sync_fixtures import new_key
 

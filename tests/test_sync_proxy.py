@@ -11,10 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from spider.serve_site import SiteError, build_site
-from spider.serve_sync import MAX_BLOB_BYTES, SyncService
-from spider.server import create_app
-from spider.syncstore.sqlite import SqliteStore
+from spider.serve.app import create_app
+from spider.serve.site import SiteError, build_site
+from spider.serve.sync import MAX_BLOB_BYTES, SyncService
+from spider.serve.syncstore.sqlite import SqliteStore
 from tests import static_host
 from tests.serve_thread import uvicorn_in_thread
 from tests.sync_fixtures import new_key

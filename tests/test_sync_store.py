@@ -10,10 +10,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from spider.syncstore import Blob, Conflict, StoreError, SyncStore, open_store
-from spider.syncstore.migrations import SCHEMA_VERSION
-from spider.syncstore.postgres import PostgresStore
-from spider.syncstore.sqlite import SqliteStore
+from spider.serve.syncstore import Blob, Conflict, StoreError, SyncStore, open_store
+from spider.serve.syncstore.migrations import SCHEMA_VERSION
+from spider.serve.syncstore.postgres import PostgresStore
+from spider.serve.syncstore.sqlite import SqliteStore
 from tests.postgres_cluster import Cluster
 from tests.sync_fixtures import new_key, pg_cluster, pg_url, store
 

@@ -18,8 +18,8 @@ import pytest
 
 import spider
 from spider.cli import main
-from spider.serve_engine import build_engine_zip
-from spider.server import create_app
+from spider.serve.app import create_app
+from spider.serve.engine_zip import build_engine_zip
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -11,13 +11,13 @@ The engine uses only the Python standard library; it runs unchanged under Pyodid
 
 from __future__ import annotations
 
-from .autoplace import best_destination
-from .cards import Card
-from .codes import format_code, parse_code
-from .errors import IllegalMove, InvalidCode, InvalidPosition
-from .game import DEFAULT_UNDO_LIMIT, Column, Effects, Game
-from .moves import DEAL, Action, Move
-from .options import Options
+from spider.autoplace import best_destination
+from spider.cards import Card
+from spider.codes import format_code, parse_code
+from spider.errors import IllegalMove, InvalidCode, InvalidPosition
+from spider.game import DEFAULT_UNDO_LIMIT, Column, Effects, Game
+from spider.moves import DEAL, Action, Move
+from spider.options import Options
 
 __all__ = [
     "DEAL",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from .errors import IllegalMove
-from .game import Game
-from .limits import excerpt
-from .moves import Move
-from .rules import accepts
+from spider.errors import IllegalMove
+from spider.game import Game
+from spider.limits import excerpt
+from spider.moves import Move
+from spider.rules import accepts
 
 __all__ = ["NoDestination", "best_destination", "no_destination_reason"]
 

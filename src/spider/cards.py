@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .limits import excerpt
+from spider.limits import excerpt
 
 __all__ = [
     "RANK_NAMES",

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .errors import InvalidCode
-from .limits import MAX_CODE_CHARS, excerpt
-from .options import Options
-from .shuffle import MAX_NUMBER
+from spider.errors import InvalidCode
+from spider.limits import MAX_CODE_CHARS, excerpt
+from spider.options import Options
+from spider.shuffle import MAX_NUMBER
 
 __all__ = ["format_code", "number_to_letters", "parse_code"]
 

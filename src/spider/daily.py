@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Final
 
-from .codes import format_code
-from .limits import excerpt
-from .options import Options
-from .winnable import winnable_numbers
+from spider.codes import format_code
+from spider.limits import excerpt
+from spider.options import Options
+from spider.winnable import winnable_numbers
 
 __all__ = ["DailyDeal", "daily_deals", "daily_number", "parse_day"]
 

@@ -20,9 +20,9 @@ of ``docs/notation.md``.
 The observation is what a player sees, never a face-down card or the stock order (see
 :class:`Observation`); the reward is the change of the game's score.  ``env.game`` is the
 underlying :class:`~spider.Game`, with every card: a bot that reads it is not playing fair.
-:meth:`SpiderEnv.hint_action` asks the quick hint (:mod:`spider.solver.hint`) for one action and
-:meth:`SpiderEnv.think_line` asks "Think harder" (:mod:`spider.solver.think`) for a line of them;
-both read only what the player sees.
+:meth:`SpiderEnv.hint_action` asks the quick hint (:mod:`spider.solver.hint.quick`) for one action
+and :meth:`SpiderEnv.think_line` asks "Think harder" (:mod:`spider.solver.think.harder`) for a line
+of them; both read only what the player sees.
 
 The standard library only: no Gymnasium needed.  An agent written for Gymnasium's ``Env`` calls
 ``reset(seed=...)`` and ``step(action)`` the same way.
@@ -34,14 +34,14 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .cards import card_text
-from .game import Game
-from .limits import excerpt
-from .moves import DEAL, Action, Move, action_from_text, action_text
-from .rules import RUN_LENGTH
-from .shuffle import MAX_NUMBER
-from .solver.hint import hint_action
-from .solver.think import think
+from spider.cards import card_text
+from spider.game import Game
+from spider.limits import excerpt
+from spider.moves import DEAL, Action, Move, action_from_text, action_text
+from spider.rules import RUN_LENGTH
+from spider.shuffle import MAX_NUMBER
+from spider.solver.hint.quick import hint_action
+from spider.solver.think.harder import think
 
 __all__ = [
     "DEAL_ACTION",
@@ -61,7 +61,7 @@ DEAL_ACTION: Final = 0
 HISTORY_KEPT: Final = 1000
 """How many actions the environment's game keeps in its history (its undo limit).  Never used to
 undo: the history is where the hint and "Think harder" read the positions passed since the last
-card turned (:func:`spider.solver.hint.visited_positions`), so that a bot following them does
+card turned (:func:`spider.solver.hint.quick.visited_positions`), so that a bot following them does
 not lead back to one.  Bounded, so that a long episode's memory stays small."""
 
 
@@ -284,8 +284,8 @@ class SpiderEnv:
         return Observation.of(game), game.score - score, terminated, truncated, info
 
     def hint_action(self) -> int | None:
-        """The action the quick hint recommends (:func:`spider.solver.hint.hint_action`, from the
-        visible position only), as an integer: its best move, or the deal when it offers no move
+        """The action the quick hint recommends (:func:`spider.solver.hint.quick.hint_action`, from
+        the visible position only), as an integer: its best move, or the deal when it offers no move
         and a deal is allowed; None when it has nothing to suggest or the game is won.  A bot
         that plays it at every step plays as the benchmarks' hint player does
         (``benchmarks/fairplay.py``)."""
@@ -295,7 +295,7 @@ class SpiderEnv:
     def think_line(
         self, *, iterations: int | None = None, time_limit: float | None = None, seed: int = 0
     ) -> list[int]:
-        """The line of actions "Think harder" recommends (:func:`spider.solver.think.think`,
+        """The line of actions "Think harder" recommends (:func:`spider.solver.think.harder.think`,
         from the visible position only), as integers: its first is the best action, and the
         whole line may be played (it turns a card or removes a run only at its end).  Empty when
         no action helps.  ``ValueError`` for a bad budget, a negative seed or a game already won.

@@ -13,17 +13,17 @@ from collections.abc import Container
 from dataclasses import dataclass
 from typing import Final, NamedTuple, TypeAlias
 
-from .cards import SUITS, Card, card_text
-from .codes import format_code, parse_code
-from .errors import IllegalMove
-from .limits import MAX_SAVED_ACTIONS, check_undo_limit, excerpt
-from .moves import DEAL, Action, Move, action_text
-from .notation import format_position, parse_position
-from .options import Options
-from .position import Position
-from .record import SavedGame, read_saved, write_saved
-from .render import render_text
-from .rules import (
+from spider.cards import SUITS, Card, card_text
+from spider.codes import format_code, parse_code
+from spider.errors import IllegalMove
+from spider.limits import MAX_SAVED_ACTIONS, check_undo_limit, excerpt
+from spider.moves import DEAL, Action, Move, action_text
+from spider.notation import format_position, parse_position
+from spider.options import Options
+from spider.position import Position
+from spider.record import SavedGame, read_saved, write_saved
+from spider.render import render_text
+from spider.rules import (
     accepts,
     deal_blocked_forever,
     deal_refusal,
@@ -33,8 +33,8 @@ from .rules import (
     settle,
     turns_over,
 )
-from .shuffle import MAX_NUMBER, shuffled_deck
-from .winnable import random_winnable_number
+from spider.shuffle import MAX_NUMBER, shuffled_deck
+from spider.winnable import random_winnable_number
 
 __all__ = [
     "DEFAULT_UNDO_LIMIT",

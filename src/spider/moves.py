@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal, NamedTuple, TypeAlias
 
-from .limits import excerpt
+from spider.limits import excerpt
 
 __all__ = ["DEAL", "Action", "Move", "action_from_text", "action_text"]
 

@@ -23,13 +23,13 @@ import re
 from collections import Counter
 from typing import Final
 
-from .cards import RANK_NAMES, SUITS, card_text, parse_card_int
-from .errors import InvalidPosition, PositionErrorCode
-from .limits import MAX_POSITION_CHARS, excerpt
-from .options import Options
-from .position import Position
-from .position_checks import check_counters, check_deal
-from .shuffle import MAX_NUMBER
+from spider.cards import RANK_NAMES, SUITS, card_text, parse_card_int
+from spider.errors import InvalidPosition, PositionErrorCode
+from spider.limits import MAX_POSITION_CHARS, excerpt
+from spider.options import Options
+from spider.position import Position
+from spider.position_checks import check_counters, check_deal
+from spider.shuffle import MAX_NUMBER
 
 __all__ = ["format_position", "parse_position"]
 

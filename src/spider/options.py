@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import SUITS
-from .limits import excerpt
+from spider.cards import SUITS
+from spider.limits import excerpt
 
 __all__ = ["GAMES", "RULES", "SCORINGS", "SUIT_COUNTS", "Options"]
 

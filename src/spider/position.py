@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .options import Options
+from spider.options import Options
 
 __all__ = ["Position"]
 

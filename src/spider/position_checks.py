@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from .cards import card_text
-from .errors import InvalidPosition
-from .options import Options
-from .shuffle import shuffled_deck
+from spider.cards import card_text
+from spider.errors import InvalidPosition
+from spider.options import Options
+from spider.shuffle import shuffled_deck
 
 __all__ = ["check_counters", "check_deal", "deals_made"]
 

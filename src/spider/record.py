@@ -10,8 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .limits import MAX_SAVED_CHARS, check_undo_limit, excerpt, load_json
-from .moves import Action, action_from_text, action_text
+from spider.limits import MAX_SAVED_CHARS, check_undo_limit, excerpt, load_json
+from spider.moves import Action, action_from_text, action_text
 
 __all__ = ["FORMAT", "VERSION", "SavedGame", "read_saved", "write_saved"]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .cards import RANK_NAMES, SUIT_SYMBOLS, SUITS
-from .codes import format_code
-from .position import Position
+from spider.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS
+from spider.codes import format_code
+from spider.position import Position
 
 __all__ = ["render_text"]
 

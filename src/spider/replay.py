@@ -32,11 +32,11 @@ import zlib
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-from .codes import format_code, parse_code
-from .errors import InvalidCode
-from .game import Game
-from .limits import excerpt
-from .moves import DEAL, Action, action_text
+from spider.codes import format_code, parse_code
+from spider.errors import InvalidCode
+from spider.game import Game
+from spider.limits import excerpt
+from spider.moves import DEAL, Action, action_text
 
 __all__ = [
     "LINK_PREFIX",

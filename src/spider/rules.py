@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Final, Literal
 
-from .moves import Move
+from spider.moves import Move
 
 __all__ = [
     "EMPTY",

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from .limits import excerpt
-from .options import Options
+from spider.limits import excerpt
+from spider.options import Options
 
 __all__ = ["MAX_NUMBER", "SplitMix64", "seed_for", "shuffled_deck"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Container
 
-from .options import Options
-from .winnable_deals import WINNABLE_DEALS
+from spider.options import Options
+from spider.winnable_deals import WINNABLE_DEALS
 
 __all__ = ["random_winnable_number", "winnable_numbers"]
 

@@ -2,7 +2,7 @@
 
 Fixtures (every test in this directory is marked ``browser``):
 
-- ``live_server`` (session): the app of :func:`spider.server.create_app` with the vendored
+- ``live_server`` (session): the app of :func:`spider.serve.app.create_app` with the vendored
   Pyodide, served by uvicorn in a background thread on a free loopback port; test-only pages of
   ``tests/browser/pages/`` are served under ``/_test/``. ``live_server.url`` has no trailing slash.
   Its memory snapshot is off, so no page starts the snapshot helper's second Pyodide.
@@ -131,7 +131,7 @@ def _serve(*, snapshot: bool) -> Iterator[LiveServer]:
     """The app (vendored Pyodide, test pages under ``/_test/``) on uvicorn, in a thread."""
     import uvicorn
 
-    from spider.server import create_app, default_pyodide_dir
+    from spider.serve.app import create_app, default_pyodide_dir
 
     pyodide_dir = default_pyodide_dir()
     if not (pyodide_dir / "pyodide.mjs").is_file():

@@ -41,7 +41,7 @@ from spider import Game, Move
 from spider.autoplace import best_destination
 from spider.codes import format_code
 from spider.options import Options
-from spider.solver.nomoves import check_no_moves
+from spider.solver.hint.nomoves import check_no_moves
 
 # Every message the page shows over the table, in order ({text, tone}), kept across reloads
 # of the same page only (the list starts empty on each load).

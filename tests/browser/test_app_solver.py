@@ -24,9 +24,9 @@ from webapp import (
 from spider import Game, Move
 from spider.moves import action_from_text
 from spider.solver import hint, solve
-from spider.solver.hint import visited_positions
-from spider.solver.nomoves import no_more_moves
-from spider.solver.think import LOOKAHEAD_NODES, lines_of
+from spider.solver.hint.nomoves import no_more_moves
+from spider.solver.hint.quick import visited_positions
+from spider.solver.think.harder import LOOKAHEAD_NODES, lines_of
 from spider.solver.view import VisibleView
 from spider.winnable import winnable_numbers
 

@@ -26,7 +26,7 @@ from webapp import SPIDER_2, assert_shows, drag, open_app
 
 import spider
 from spider import Game
-from spider.serve_runtime import load_pin
+from spider.serve.pyodide_runtime import load_pin
 from tests import static_host, wheels
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from spider.server import CONTENT_SECURITY_POLICY
+from spider.serve.app import CONTENT_SECURITY_POLICY
 
 pytestmark = pytest.mark.browser
 

@@ -8,9 +8,9 @@ import pytest
 
 from spider import Move
 from spider.rules import UNKNOWN
-from spider.solver.chance import expected_values, turns_card
-from spider.solver.think_world import World
+from spider.solver.hint.chance import expected_values, turns_card
 from spider.solver.view import VisibleView
+from spider.solver.worlds import World
 from tests.helpers import position
 
 # 2-suit Spider, one deal left: 9S over three face-down cards can go onto 10H (turning a card),

@@ -6,7 +6,7 @@ import pytest
 
 from spider.cards import parse_card_int
 from spider.rules import link_counts
-from spider.solver.evaluation import _TURN, Reveal
+from spider.solver.hint.evaluation import _TURN, Reveal
 from spider.solver.view import UNKNOWN, VisibleView
 
 

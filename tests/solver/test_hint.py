@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from spider import DEAL, Game, Move
 from spider.cards import parse_card_int
 from spider.solver import hint, hint_report, no_more_moves
-from spider.solver.endgame import SAMPLED_HIDDEN, SAMPLES
-from spider.solver.hint import (
+from spider.solver.hint.endgame import SAMPLED_HIDDEN, SAMPLES
+from spider.solver.hint.quick import (
     CHANCE_LINES,
     DEFAULT_HINT_NODES,
     FOUR_SUIT_CLASSIC_HINT_NODES,

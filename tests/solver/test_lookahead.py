@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from spider import Game
 from spider.solver import HintReport, hint_report
-from spider.solver.column_table import ColumnTable
-from spider.solver.evaluation import _TURN, Evaluation
-from spider.solver.lookahead import best_fill, lookahead_gain, refill_move, useful_moves
-from spider.solver.pruned_moves import pack, unpack
+from spider.solver.hint.column_table import ColumnTable
+from spider.solver.hint.evaluation import _TURN, Evaluation
+from spider.solver.hint.lookahead import best_fill, lookahead_gain, refill_move, useful_moves
+from spider.solver.hint.pruned_moves import pack, unpack
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
 from tests.helpers import GOLDEN, VARIANTS, position, random_game, replayed
 
@@ -38,7 +38,9 @@ def test_lookahead_gain_is_the_best_gain_under_the_weights_as_set(
     report = hint_report(view, 300, weigh_cards=False)
     assert lookahead_gain(view, 300) == report.options[0].gain
     # A tuning run changes a weight in the middle of a process: the gain follows it.
-    monkeypatch.setattr(importlib.import_module("spider.solver.evaluation"), "_TURN", 10 * _TURN)
+    monkeypatch.setattr(
+        importlib.import_module("spider.solver.hint.evaluation"), "_TURN", 10 * _TURN
+    )
     assert lookahead_gain(view, 300) == hint_report(view, 300, weigh_cards=False).options[0].gain
     assert lookahead_gain(view, 300) > report.options[0].gain
 
@@ -96,8 +98,8 @@ def test_hints_in_several_threads_answer_as_one_thread_does(
     games = [replayed(record) for record in HINT_REPORTS[::5]]
     alone = [_report_lines(hint_report(game)) for game in games]
     # Fresh caches, so that the threads meet every column for the first time together.
-    monkeypatch.setattr(importlib.import_module("spider.solver.column_table"), "_tables", {})
-    monkeypatch.setattr(importlib.import_module("spider.solver.lookahead"), "_gains_seen", {})
+    monkeypatch.setattr(importlib.import_module("spider.solver.hint.column_table"), "_tables", {})
+    monkeypatch.setattr(importlib.import_module("spider.solver.hint.lookahead"), "_gains_seen", {})
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(lambda game: _report_lines(hint_report(game)), games))
     assert together == alone

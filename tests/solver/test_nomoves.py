@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from spider import Game, Options
 from spider.solver import check_no_moves, no_more_moves
-from spider.solver.nomoves import find_useful_line
+from spider.solver.hint.nomoves import find_useful_line
 from spider.solver.view import VisibleView
 from tests.helpers import position
 

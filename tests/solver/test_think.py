@@ -17,9 +17,9 @@ from spider.cli import main
 from spider.env import SpiderEnv
 from spider.options import Options
 from spider.protocol import Session
-from spider.solver.hint import DEFAULT_HINT_NODES, hint_report, weighs_next_card
-from spider.solver.search import solve
-from spider.solver.think import (
+from spider.solver.hint.quick import DEFAULT_HINT_NODES, hint_report, weighs_next_card
+from spider.solver.solve.search import solve
+from spider.solver.think.harder import (
     LOOKAHEAD_NODES,
     MAX_LOOKAHEAD_NODES,
     ThinkProgress,
@@ -27,9 +27,9 @@ from spider.solver.think import (
     root_weighs_cards,
     think,
 )
-from spider.solver.think_pool import tree_seed
-from spider.solver.think_world import World
+from spider.solver.think.pool import tree_seed
 from spider.solver.view import VisibleView, truncate_line, visible_moves
+from spider.solver.worlds import World
 from tests.helpers import golden_game, position, random_game, reshuffle_hidden, turns_a_card
 
 _CHEAP_VARIANTS = [
@@ -172,7 +172,7 @@ def test_play_outs_ask_the_full_solver_near_the_end(monkeypatch: pytest.MonkeyPa
                             "4s 7s 6S 5S 4S 3S", "2s 3S 2S AS"))  # fmt: skip
     assert sum(game.face_down) == 9
     other = reshuffle_hidden(game, random.Random(1))
-    module = sys.modules["spider.solver.think_tree"]
+    module = sys.modules["spider.solver.think.tree"]
     asked: list[int] = []
 
     def counted_solve(sample: Game, **limits: object) -> object:

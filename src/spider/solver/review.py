@@ -8,8 +8,8 @@ lost the game; the line is the one the player is left with.
 **Winnability along that line is monotone.**  If position *k* can be won, so can every earlier
 position of the line: play the line's next moves to *k*, then win.  So the winnable positions
 are a prefix ``0..L`` and the rest are lost; the losing move is action ``L + 1``.  Each position
-is judged by :func:`spider.solver.search.solve` (full information, it reads every card) within a
-per-position budget; a position it leaves undecided is never guessed:
+is judged by :func:`spider.solver.solve.search.solve` (full information, it reads every card)
+within a per-position budget; a position it leaves undecided is never guessed:
 
 - a claim "lost at move *N*" needs position *N - 1* proven winnable and position *N* proven
   unwinnable;
@@ -22,10 +22,10 @@ first proven unwinnable, probing the position nearest its middle that has not be
 undecided probe leaves the interval as it was, and the next probe is its nearest neighbour).
 About log2(moves) solver runs decide a game.
 
-At the losing move the review also asks what the fair quick hint (:func:`spider.solver.hint`)
-and, with a small iteration budget, "Think harder" (:func:`spider.solver.think.think`) would have
-played in the position before it, from what the player could see.  When either would have played
-the same losing move the verdict is ``bad-luck``, else ``mistake``: the judgement uses cards
+At the losing move the review also asks what the fair quick hint (:func:`spider.solver.hint.quick`)
+and, with a small iteration budget, "Think harder" (:func:`spider.solver.think.harder.think`) would
+have played in the position before it, from what the player could see.  When either would have
+played the same losing move the verdict is ``bad-luck``, else ``mistake``: the judgement uses cards
 the player could not see.
 """
 
@@ -37,14 +37,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from ..cards import card_text
-from ..game import Game
-from ..limits import excerpt
-from ..moves import Action, Move, action_from_text, action_text
-from .hint import Hint, hint_action, hint_report
-from .limits import should_stop
-from .search import SolveProgress, SolveResult, solve
-from .think import think
+from spider.cards import card_text
+from spider.game import Game
+from spider.limits import excerpt
+from spider.moves import Action, Move, action_from_text, action_text
+from spider.solver.budget import should_stop
+from spider.solver.hint.quick import Hint, hint_action, hint_report
+from spider.solver.solve.search import SolveProgress, SolveResult, solve
+from spider.solver.think.harder import think
 
 __all__ = [
     "FULL_INFORMATION_NOTE",

@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .. import rules
-from ..game import Game
-from ..moves import Move
-from ..options import Options
-from ..rules import RUN_LENGTH, UNKNOWN, completes_run, turns_over
+from spider import rules
+from spider.game import Game
+from spider.moves import Move
+from spider.options import Options
+from spider.rules import RUN_LENGTH, UNKNOWN, completes_run, turns_over
 
 __all__ = [
     "UNKNOWN",

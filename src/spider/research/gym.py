@@ -1,0 +1,177 @@
+"""Spider and Spiderette as Gymnasium environments (the ``gym`` extra).
+
+>>> import gymnasium
+>>> import spider.research.gym  # registers the environments
+>>> env = gymnasium.make("spider_solitaire/Spiderette-v0", suits=2)
+>>> observation, info = env.reset(seed=7)
+>>> sorted(observation), observation["face_up"].shape, env.action_space
+(['completed', 'deals_left', 'face_down', 'face_up'], (7, 52), Discrete(638))
+>>> action = int(info["action_mask"].nonzero()[0][-1])  # a legal action
+>>> observation, reward, terminated, truncated, info = env.step(action)
+
+``spider_solitaire/Spider-v0`` (keyword arguments ``suits=``, ``rule=``, ``scoring=``) and
+``spider_solitaire/Spiderette-v0`` (``suits=``, ``scoring=``) are registered when this module is
+imported; ``gymnasium.make("spider.research.gym:spider_solitaire/Spider-v0")`` imports it for you.
+Both stop an episode after 1,000 steps (``max_episode_steps=`` to change it).
+
+The rules, the integer actions and the rewards are :class:`spider.env.SpiderEnv`'s; this module
+gives them Gymnasium's spaces.  The observation is what a player sees
+(:mod:`spider.research.observe`):
+
+- ``face_up``: columns x depth, each column's face-up cards bottom to top as card indices
+  ``suit * 13 + rank`` (1..52; spades 0, hearts 1, diamonds 2, clubs 3), 0 past the last card;
+- ``face_down``: how many cards lie face down in each column;
+- ``deals_left``: the deals left in the stock;
+- ``completed``: the suit (1..4) of each run removed, in order, 0 for runs not removed yet.
+
+``info["action_mask"]`` (and :meth:`SpiderGymEnv.action_masks`) marks the legal actions.  An
+action of the space that the rules refuse changes nothing: its reward is ``illegal_reward``
+(-1) and ``info["illegal"]`` holds the engine's code (``"no-target"``, ``"stock-empty"``, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ModuleNotFoundError as error:  # pragma: no cover - the extra is installed for the tests
+    raise ModuleNotFoundError(
+        f"spider.research.gym needs Gymnasium ({error.name} is missing): "
+        "pip install 'spider-solitaire[gym]'",
+        name=error.name,
+    ) from None
+
+from numpy.typing import NDArray
+
+from spider.env import SpiderEnv
+from spider.errors import IllegalMove
+from spider.limits import excerpt
+from spider.research.observe import CARD_TYPES, Layout
+from spider.shuffle import MAX_NUMBER
+
+__all__ = ["ENV_IDS", "Observation", "SpiderGymEnv", "register_envs"]
+
+ENV_IDS: Final = ("spider_solitaire/Spider-v0", "spider_solitaire/Spiderette-v0")
+"""The registered environments."""
+
+MAX_EPISODE_STEPS: Final = 1000
+
+Observation = dict[str, Any]
+"""``{"face_up", "face_down", "deals_left", "completed"}`` (see the module's docstring)."""
+
+
+class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
+    """One variant of Spider as a Gymnasium environment."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str = "spider",
+        suits: int = 1,
+        rule: str = "classic",
+        scoring: str = "standard",
+        render_mode: str | None = None,
+        illegal_reward: float = -1.0,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {excerpt(render_mode)}")
+        self._env = SpiderEnv(game, suits=suits, rule=rule, scoring=scoring, max_steps=None)
+        self.layout = Layout.of(self._env.variant)
+        self.render_mode = render_mode
+        self.illegal_reward = float(illegal_reward)
+        layout = self.layout
+        self.action_space = spaces.Discrete(layout.num_actions)
+        self.observation_space = spaces.Dict(
+            {
+                "face_up": spaces.Box(0, CARD_TYPES, (layout.columns, layout.depth), dtype=np.int8),
+                "face_down": spaces.Box(0, layout.max_face_down, (layout.columns,), np.int8),
+                "deals_left": spaces.Discrete(layout.deals + 1),
+                "completed": spaces.Box(0, 4, (layout.runs,), np.int8),
+            }
+        )
+        self._mask = np.zeros(layout.num_actions, np.int8)
+
+    @property
+    def spider_env(self) -> SpiderEnv:
+        """The standard-library environment underneath (``.game`` holds every card)."""
+        return self._env
+
+    def action_to_string(self, action: int) -> str:
+        """An action in move notation (``'deal'``, ``'ad'``, ``'bc3'``)."""
+        return self._env.action_to_string(int(action))
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions of the current position as booleans (for masked policies)."""
+        return self._mask.astype(bool)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """A new deal drawn by the environment's generator (``seed`` reseeds it), or
+        ``options={"number": n}`` for deal ``n``, ``{"position": text}`` for a position."""
+        super().reset(seed=seed)
+        options = dict(options or {})
+        if "number" not in options and "position" not in options:
+            options["number"] = int(self.np_random.integers(MAX_NUMBER + 1))
+        _, info = self._env.reset(options=options)
+        return self._observe(), self._info(info)
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play ``action``; an action the rules refuse changes nothing (``info["illegal"]``)."""
+        if not self.action_space.contains(action):
+            raise ValueError(f"action {excerpt(action)} is not in {self.action_space}")
+        try:
+            _, reward, terminated, truncated, info = self._env.step(int(action))
+        except IllegalMove as error:
+            info = self._info(self._env.info(), illegal=error.code)
+            return self._observe(), self.illegal_reward, False, False, info
+        return self._observe(), float(reward), terminated, truncated, self._info(info)
+
+    def render(self) -> str | None:
+        """The table as text, face-down cards hidden (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi":
+            gymnasium.logger.warn("render() needs render_mode='ansi' (set when made)")
+            return None
+        return self._env.render()
+
+    def _observe(self) -> Observation:
+        rows = self.layout.visible(self._env.game)
+        return {
+            "face_up": np.array(rows.face_up, np.int8),
+            "face_down": np.array(rows.face_down, np.int8),
+            "deals_left": np.int64(rows.deals_left),
+            "completed": np.array(rows.completed, np.int8),
+        }
+
+    def _info(self, info: dict[str, Any], illegal: str | None = None) -> dict[str, Any]:
+        self._mask = np.array(info["action_mask"], np.int8)
+        game = self._env.game
+        return {
+            **info,
+            "action_mask": self._mask.copy(),
+            "illegal": illegal,
+            "score": game.score,
+            "moves": game.moves,
+        }
+
+
+def register_envs() -> None:
+    """Register ``spider_solitaire/Spider-v0`` and ``spider_solitaire/Spiderette-v0`` (done when
+    this module is imported; registering again does nothing)."""
+    variants = {"Spider-v0": "spider", "Spiderette-v0": "spiderette"}
+    for env_id in ENV_IDS:
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point="spider.research.gym:SpiderGymEnv",
+            kwargs={"game": variants[env_id.split("/")[1]]},
+            max_episode_steps=MAX_EPISODE_STEPS,
+        )
+
+
+register_envs()

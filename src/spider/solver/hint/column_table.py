@@ -1,0 +1,161 @@
+"""Columns as small numbers for the hint's lookahead: each distinct face-up column is stored once.
+
+The lookahead (:mod:`.lookahead`) meets the same columns again and again: a move changes two
+columns of ten, and the same column turns up in thousands of positions of a search and in the
+searches after it.  Kept as tuples of cards, every position it tests for "seen before" hashes
+all its cards, every score it reads hashes a column, and every move it plays slices and joins
+tuples.  A :class:`ColumnTable` gives each distinct column a number (its *id*) and keeps what
+the search asks of it by that number: its cards, the groups it can move, its length and top card
+(:func:`~.pruned_moves.column_info`), its score (:meth:`ColumnTable.scores_for`) and the columns
+a move leaves (:meth:`ColumnTable.move`).  A position is then ten small numbers and its face-down
+counts, and the moves of a position met before are looked up (:meth:`ColumnTable.children_of`).
+
+Ids mean nothing outside the table that gave them; a table only grows, and
+:func:`column_table` starts a new one between searches once it is large.  The empty column is
+always id 0, so ``not column_id`` still says "empty".
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Final
+
+from spider.moves import Move
+from spider.rules import RUN_LENGTH, UNKNOWN
+from spider.solver.hint.evaluation import ColumnScores
+from spider.solver.hint.pruned_moves import Info, column_info, useful_packed_moves
+from spider.solver.view import apply_visible
+
+__all__ = ["EMPTY_ID", "UNKNOWN_ID", "ColumnTable", "column_table"]
+
+EMPTY_ID: Final = 0
+"""The id of the empty column in every table."""
+
+UNKNOWN_ID: Final = 1
+"""The id of a column whose only face-up card was just turned and is unknown."""
+
+_TABLE_LIMIT: Final = 50_000
+"""Columns a table may hold (and four times as many moves) before :func:`column_table` starts a
+new one: a few megabytes, also in the browser."""
+
+_CHILDREN_LIMIT: Final = 20_000
+"""Positions whose moves a table keeps (it forgets them all at once past this): the positions of
+about ten hints, enough for the next hint to find those of the last."""
+
+
+_NOTHING_DOWN: Final = (0, 0)
+_ONTO_SECOND: Final = [Move(0, 1, count) for count in range(RUN_LENGTH + 1)]
+"""The move of ``count`` cards from the first of two columns onto the second, by ``count``."""
+
+
+class ColumnTable:
+    """Every face-up column a search met, by id, with what the search asks of it.
+
+    ``cards[id]`` is the column and ``infos[id]`` its :func:`~.pruned_moves.column_info` (under
+    the rule the table was made for); :attr:`moves` and :attr:`children` keep what :meth:`move`
+    and :meth:`children_of` worked out.  Ids are handed out in the order columns
+    are first met.
+    """
+
+    def __init__(self, flexible: bool) -> None:
+        self.flexible = flexible
+        self.ids: dict[tuple[int, ...], int] = {}
+        self.cards: list[tuple[int, ...]] = []
+        self.infos: list[Info] = []
+        self.moves: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self.children: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+        self._scores: dict[tuple[float, ...], _IdScores] = {}
+        self._lock = threading.Lock()
+        self.intern(())
+        self.intern((UNKNOWN,))
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def intern(self, column: tuple[int, ...]) -> int:
+        """The id of ``column``, given it now if it has none.
+
+        Searches in several threads may share a table: a new id is given under a lock, and
+        only once its column is stored, so an id always names the same column."""
+        known = self.ids.get(column)
+        if known is not None:
+            return known
+        info = column_info(column, self.flexible)
+        with self._lock:
+            known = self.ids.get(column)
+            if known is not None:
+                return known
+            self.cards.append(column)
+            self.infos.append(info)
+            new = self.ids[column] = len(self.cards) - 1
+        return new
+
+    def columns(self, ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """The columns of a position given by ids."""
+        cards = self.cards
+        return tuple(cards[column_id] for column_id in ids)
+
+    def move(self, src: int, dst: int, count: int) -> tuple[int, int, int]:
+        """``(source left, destination after, run suit)`` when the top ``count`` cards of column
+        id ``src`` go onto column id ``dst``: the ids of the two columns the move leaves (before
+        any card is turned) and the suit index of the run it completes, or -1.  A completed run
+        leaves the table at once, as :func:`~.view.apply_visible` plays it (cached)."""
+        key = (src, dst, count)
+        known = self.moves.get(key)
+        if known is not None:
+            return known
+        # The two columns alone, with nothing face down under them: apply_visible plays the
+        # move and removes a completed run, and no card turns (the search turns it).
+        (left, after), _, _, run_suit = apply_visible(
+            (self.cards[src], self.cards[dst]), _NOTHING_DOWN, _ONTO_SECOND[count]
+        )
+        result = self.moves[key] = (self.intern(left), self.intern(after), run_suit)
+        return result
+
+    def children_of(self, ids: tuple[int, ...], down: tuple[int, ...]) -> tuple[int, ...]:
+        """The useful moves (:func:`~.pruned_moves.useful_packed_moves`, packed) of the position
+        with column ids ``ids`` and face-down counts ``down``, kept in :attr:`children` for the
+        next time (plain numbers, which the garbage collector does not track)."""
+        infos = self.infos
+        moves = tuple(useful_packed_moves([infos[column_id] for column_id in ids], down))
+        if len(self.children) >= _CHILDREN_LIMIT:
+            self.children.clear()
+        self.children[ids, down] = moves
+        return moves
+
+    def scores_for(self, scores: ColumnScores) -> _IdScores:
+        """``scores`` by ``2 * id + (face-down cards under it > 0)``: a column's score depends on
+        whether cards lie under it, not on how many."""
+        weights = (scores.suited, scores.linked, scores.breaks, scores.cover, scores.covered_breaks)
+        by_id = self._scores.get(weights)
+        if by_id is None:
+            by_id = self._scores[weights] = _IdScores(self.cards, scores)
+        return by_id
+
+
+class _IdScores(dict[int, float]):
+    """Column scores keyed by ``2 * id + covered``, worked out on first use from the
+    :class:`~.evaluation.ColumnScores` of the same weights."""
+
+    def __init__(self, cards: list[tuple[int, ...]], scores: ColumnScores) -> None:
+        super().__init__()
+        self.cards = cards
+        self.scores = scores
+
+    def __missing__(self, key: int) -> float:
+        score = self[key] = self.scores[self.cards[key >> 1], key & 1]
+        return score
+
+
+_tables: dict[bool, ColumnTable] = {}
+
+
+def column_table(flexible: bool) -> ColumnTable:
+    """The table for the rule (``flexible`` or classic), a new one once the last is large.
+
+    A search keeps the table it started with, so starting a new one never changes ids under a
+    search that is running."""
+    table = _tables.get(flexible)
+    if table is None or len(table) > _TABLE_LIMIT or len(table.moves) > 4 * _TABLE_LIMIT:
+        table = _tables[flexible] = ColumnTable(flexible)
+    return table

@@ -1,0 +1,318 @@
+"""The quick hint's evaluation: what a visible position is worth, from visible facts only.
+
+:class:`Evaluation` scores a position reached by card moves against a root position: runs
+removed, cards turned, empty columns, and each column's one-suit and any-suit links, less its
+breaks and the disorder piled on face-down cards (:class:`ColumnScores`), with the weights of the
+variant (in 2-suit Spider learned from games, ``benchmarks/learn_evaluation.py``).  In 4-suit
+classic games a turned card is worth what it can be expected to do over the cards the player has
+not seen (:class:`Reveal`), not a flat bonus.
+
+The weights are module constants read when an evaluation is made, so a tuning run
+(``benchmarks/hint_weights.py``) can set them in its processes; :func:`weights_now` gives them
+all, for caches whose answers depend on them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from spider.rules import RUN_LENGTH, link_counts
+from spider.solver.view import UNKNOWN, VisibleView, group_length
+
+__all__ = [
+    "ColumnScores",
+    "ColumnWeights",
+    "Columns",
+    "Evaluation",
+    "Reveal",
+    "column_scores",
+    "empty_value",
+    "four_suit_classic",
+    "is_loose",
+    "judges_refilled",
+    "run_value",
+    "two_suit_spider",
+    "weights_now",
+]
+
+Columns = tuple[tuple[int, ...], ...]
+"""The face-up cards of every column, bottom first (engine ints; :data:`~.view.UNKNOWN` for a
+turned card the lookahead has not seen yet)."""
+
+# Heuristic weights (visible facts only).
+_RUN: Final = 1000
+_TURN: Final = 150
+_EMPTY: Final = 120
+_EMPTY_FOUR_SUITS: Final = 400  # classic 4-suit: an empty column is what untangles off-suit builds
+_SUITED: Final = 20
+_LINKED: Final = 3
+_BREAK: Final = 5
+_COVER: Final = 2
+# The same four column weights in 4-suit classic games, tuned apart (see docs/strength.md).
+_SUITED_FOUR_SUITS: Final = 20
+_LINKED_FOUR_SUITS: Final = 3
+_BREAK_FOUR_SUITS: Final = 5
+_COVER_FOUR_SUITS: Final = 2
+# 2-suit Spider: weights learned from games (a logistic regression of the outcome on these
+# facts, over the positions of 400 games the hint played on deals 20,000-20,399; see
+# docs/strength.md, "A learned evaluation at 2 suits"), scaled so that a turned card is _TURN.
+_RUN_TWO_SUITS: Final = 352
+_EMPTY_TWO_SUITS: Final = 304
+_SUITED_TWO_SUITS: Final = 1.9
+_LINKED_TWO_SUITS: Final = -84.8  # an off-suit link is worth little more than a break
+_BREAK_TWO_SUITS: Final = 121.5
+_COVER_TWO_SUITS: Final = 5.9
+_COVERED_BREAK_TWO_SUITS: Final = -95.2  # a break over face-down cards costs less, not more
+# What a turned card is worth in 4-suit classic games (see Reveal): chances over unseen cards.
+_REVEAL_FREE: Final = 2.5  # times what moving the new card away frees (a turn or an empty column)
+_REVEAL_SUITED: Final = 40  # per chance of a one-suit link: it goes onto a top or takes a group
+_REVEAL_LOOSE: Final = 30  # per chance that it can take a loose group of any suit
+
+ColumnWeights = tuple[float, float, float, float, float]
+"""(one-suit link, any-suit link, break, cover, covered break): what a column's face-up cards
+are worth; the last two count only in columns over face-down cards (per face-up card, and per
+break on top of the first break weight)."""
+
+
+class ColumnScores(dict[tuple[tuple[int, ...], int], float]):
+    """Scores of single columns under one set of :data:`ColumnWeights`, by ``(column, face-down
+    count)``: a column recurs in many positions of a search, and across searches.
+
+    A missing key is worked out on first use (``scores[column, down]``), so the lookahead's inner
+    loop reads a score with one subscript and no call of its own."""
+
+    _LIMIT: Final = 200_000
+
+    def __init__(self, weights: ColumnWeights) -> None:
+        super().__init__()
+        self.suited, self.linked, self.breaks, self.cover, self.covered_breaks = weights
+
+    def __missing__(self, key: tuple[tuple[int, ...], int]) -> float:
+        column, down = key
+        score = self._compute(column, down) if column else 0.0
+        if len(self) > self._LIMIT:
+            self.clear()
+        self[key] = score
+        return score
+
+    def score(self, column: tuple[int, ...], down: int) -> float:
+        """One-suit and any-suit links, less breaks (with a weight of their own over face-down
+        cards) and the cards piled on face-down ones.  An empty column scores 0: its worth
+        depends on the variant."""
+        return self[column, down]
+
+    def _compute(self, column: tuple[int, ...], down: int) -> float:
+        suited, linked, breaks = link_counts(column)
+        score = self.suited * suited + self.linked * linked - self.breaks * breaks
+        if down:
+            score -= self.cover * len(column) + self.covered_breaks * breaks
+        return score
+
+
+_column_scores_by_weights: dict[ColumnWeights, ColumnScores] = {}
+
+
+def column_scores(view: VisibleView) -> ColumnScores:
+    """The column scores of ``view``'s variant (the weights are read when asked, so a tuning
+    run can change them)."""
+    weights: ColumnWeights
+    if four_suit_classic(view):
+        weights = (
+            _SUITED_FOUR_SUITS,
+            _LINKED_FOUR_SUITS,
+            _BREAK_FOUR_SUITS,
+            _COVER_FOUR_SUITS,
+            _BREAK_FOUR_SUITS,
+        )
+    elif two_suit_spider(view):
+        weights = (
+            _SUITED_TWO_SUITS,
+            _LINKED_TWO_SUITS,
+            _BREAK_TWO_SUITS,
+            _COVER_TWO_SUITS,
+            _COVERED_BREAK_TWO_SUITS,
+        )
+    else:
+        weights = (_SUITED, _LINKED, _BREAK, _COVER, _BREAK)
+    scores = _column_scores_by_weights.get(weights)
+    if scores is None:
+        scores = _column_scores_by_weights[weights] = ColumnScores(weights)
+    return scores
+
+
+def four_suit_classic(view: VisibleView) -> bool:
+    """True in 4-suit games under the classic rule, where the hint weighs things differently:
+    an empty column is worth more, a turned card is valued by expectation (:class:`Reveal`)
+    and, while cards are face down, empty columns are not judged refilled before a deal
+    (:func:`judges_refilled`)."""
+    return view.suits == 4 and not view.flexible
+
+
+def judges_refilled(view: VisibleView) -> bool:
+    """True where the lookahead judges a position with its empty columns filled again while a
+    deal is to come (:meth:`Lookahead.refill_loss`): everywhere but in 4-suit classic games that
+    still have face-down cards.  There an empty column kept is what takes off-suit builds apart
+    to turn them; once every card is face up it has nothing left to turn, and a hint that valued
+    it for itself would empty a column, offer to fill it for the deal, then empty another, for
+    ever (4-suit Spiderette deal 266 did so for 1,500 actions)."""
+    return not four_suit_classic(view) or not any(view.down)
+
+
+def two_suit_spider(view: VisibleView) -> bool:
+    """True in 2-suit Spider (ten columns, two decks), whose evaluation was learned from games
+    (``_*_TWO_SUITS``).  Not in 2-suit Spiderette: there the same weights lost games (54 wins
+    of tuning deals 10,000-10,199 against 72, ``docs/strength.md``)."""
+    return view.suits == 2 and view.game == "spider"
+
+
+def empty_value(view: VisibleView) -> float:
+    """What an empty column is worth: more under the classic rule with 4 suits, and in 2-suit
+    Spider."""
+    if four_suit_classic(view):
+        return _EMPTY_FOUR_SUITS
+    return _EMPTY_TWO_SUITS if two_suit_spider(view) else _EMPTY
+
+
+def run_value(view: VisibleView) -> float:
+    """What a run removed is worth: less in 2-suit Spider, where the learned weights also count
+    what the run takes off the table (links, cards over face-down ones)."""
+    return _RUN_TWO_SUITS if two_suit_spider(view) else _RUN
+
+
+class Reveal:
+    """What the unknown cards of a lookahead position are expected to be worth.
+
+    The unseen cards (:meth:`VisibleView.unseen_cards`: the deck minus the face-up cards and the
+    runs removed) are equally likely to be any card just turned, so for each unknown top card
+    the chances are taken over them, against the known top cards of the other columns:
+
+    * it can move onto a top card one rank higher (any suit): that frees its column, which
+      turns the next card, or empties the column when no face-down card is left, worth
+      ``_REVEAL_FREE`` times the value of a turn or of an empty column;
+    * it links in one suit: it is one rank below a top card of its suit, or one rank above the
+      bottom card of a movable group of its suit (``_REVEAL_SUITED``);
+    * it can take a *loose* group (one on a face-down card, at the bottom of its column or on
+      a card that is not one rank higher) of any suit (``_REVEAL_LOOSE``).
+
+    Only visible facts take part.  This replaces the flat value of a turned card, so lines are
+    judged by what the cards they turn will probably allow, and the last card of a column is
+    worth more than others (the column may empty).
+    """
+
+    def __init__(self, view: VisibleView) -> None:
+        counts = view.unseen_cards()
+        total = sum(counts.values()) or 1
+        self.card = [0.0] * 64  # chance by engine int (suit << 4 | rank; ranks 0 and 14-15 stay 0)
+        self.rank = [0.0] * 16  # chance by rank
+        for card, count in sorted(counts.items()):
+            self.card[card] += count / total
+            self.rank[card & 15] += count / total
+        self.turn = _REVEAL_FREE * _TURN
+        self.empty = _REVEAL_FREE * empty_value(view)
+
+    def value(self, columns: Columns, down: tuple[int, ...]) -> float:
+        """The expected worth of the unknown top cards of ``columns`` (0 when there are none)."""
+        card, rank = self.card, self.rank
+        top_cards: set[int] = set()
+        top_ranks: set[int] = set()
+        bases: set[int] = set()
+        loose_ranks: set[int] = set()
+        unknown: list[int] = []
+        facts_of = _reveal_facts
+        for index, column in enumerate(columns):
+            if not column:
+                continue
+            facts = facts_of.get(column)
+            if facts is None:
+                facts = _column_reveal_facts(column)
+            top, base, is_loose = facts
+            if top == UNKNOWN:
+                unknown.append(index)
+                continue
+            top_cards.add(top)
+            top_ranks.add(top & 15)
+            if base >= 0:
+                bases.add(base)
+                if is_loose:
+                    loose_ranks.add(base & 15)
+        if not unknown:
+            return 0.0
+        moves = sum(rank[top - 1] for top in sorted(top_ranks))
+        suited = sum(card[top - 1] for top in sorted(top_cards))
+        suited += sum(card[base + 1] for base in sorted(bases))
+        loose = sum(rank[base + 1] for base in sorted(loose_ranks))
+        common = _REVEAL_SUITED * suited + _REVEAL_LOOSE * loose
+        total = 0.0
+        for index in unknown:
+            total += common + (self.turn if down[index] else self.empty) * moves
+        return total
+
+
+_RevealFacts = tuple[int, int, bool]
+_reveal_facts: dict[tuple[int, ...], _RevealFacts] = {}
+"""What :meth:`Reveal.value` reads of each (non-empty) column, by column: a column recurs in
+many positions of a search, and its facts cost more to find than to look up."""
+
+
+def _column_reveal_facts(column: tuple[int, ...]) -> _RevealFacts:
+    """A column's top card, the bottom card of its top one-suit group unless that is a King (-1
+    then, or when the top is unknown) and whether that group is loose (cached)."""
+    top = column[-1]
+    base, loose = -1, False
+    if top != UNKNOWN:
+        length = group_length(column, False)
+        if (column[-length] & 15) < 13:
+            base, loose = column[-length], is_loose(column, length)
+    if len(_reveal_facts) > 100_000:
+        _reveal_facts.clear()
+    facts = _reveal_facts[column] = (top, base, loose)
+    return facts
+
+
+class Evaluation:
+    """The hint's heuristic value of the visible positions of one game, with the weights of its
+    variant: runs removed, cards turned, empty columns and each column's score.
+
+    Values are relative to a root position: ``total0`` cards on the table (face up and down)
+    and ``down0`` face down there.  Only visible facts take part, so a bot may use it on any
+    :class:`~spider.solver.view.VisibleView`::
+
+        view = VisibleView.from_game(game)
+        value = Evaluation(view).value(view.columns, view.down, view.table_cards, sum(view.down))
+    """
+
+    def __init__(self, view: VisibleView) -> None:
+        self.run = run_value(view)
+        self.turn = _TURN
+        self.empty = empty_value(view)
+        self.column_scores = column_scores(view)
+
+    def value(self, columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
+        """Heuristic value of a visible position reached from the root by card moves."""
+        down_now = sum(down)
+        cards = sum(map(len, columns)) + down_now
+        runs = (total0 - cards) // RUN_LENGTH
+        score = float(
+            self.run * runs + self.turn * (down0 - down_now) + self.empty * columns.count(())
+        )
+        column_score = self.column_scores.score
+        for column, count in zip(columns, down, strict=True):
+            score += column_score(column, count)
+        return score
+
+
+def is_loose(column: tuple[int, ...], length: int) -> bool:
+    """True when the top ``length`` cards of ``column`` (its one-suit group) are *loose*: they
+    do not sit on the card one rank higher, but on a face-down card, at the bottom of the column
+    or on an unrelated card, so moving them would turn a card, empty the column or untangle it."""
+    return length == len(column) or (column[-length - 1] & 15) != (column[-length] & 15) + 1
+
+
+def weights_now() -> tuple[float, ...]:
+    """Every weight of the evaluation, as the module holds it now (a tuning run may set them)."""
+    return (
+        _RUN, _TURN, _EMPTY, _EMPTY_FOUR_SUITS, _SUITED, _LINKED, _BREAK, _COVER,
+        _SUITED_FOUR_SUITS, _LINKED_FOUR_SUITS, _BREAK_FOUR_SUITS, _COVER_FOUR_SUITS,
+        _RUN_TWO_SUITS, _EMPTY_TWO_SUITS, _SUITED_TWO_SUITS, _LINKED_TWO_SUITS, _BREAK_TWO_SUITS,
+        _COVER_TWO_SUITS, _COVERED_BREAK_TWO_SUITS, _REVEAL_FREE, _REVEAL_SUITED, _REVEAL_LOOSE,
+    )  # fmt: skip

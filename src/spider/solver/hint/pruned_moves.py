@@ -1,0 +1,124 @@
+"""The moves the hint's lookahead tries: legal card moves minus those that cannot help.
+
+:func:`useful_packed_moves` is the rule (see :func:`~.lookahead.useful_moves` for what it
+drops and why); it reads each column through its :func:`column_info`, worked out once per
+column, and gives each move as one small number (:func:`pack`), which the lookahead turns into a
+:class:`~spider.moves.Move` only for the lines it returns.
+"""
+
+from __future__ import annotations
+
+from spider.moves import Move
+from spider.rules import EMPTY, UNKNOWN, destination_index
+from spider.solver.hint.evaluation import is_loose
+from spider.solver.view import group_length
+
+__all__ = [
+    "Info",
+    "Piece",
+    "column_info",
+    "pack",
+    "unpack",
+    "useful_packed_moves",
+]
+
+Piece = tuple[int, int, int, int]
+"""A group a column can move: ``(count, moved card, parent, leave)``, see :func:`column_info`."""
+
+Info = tuple[list[Piece], set[int], int, int, int, int]
+"""What move generation asks of a column: its pieces, the cards it wants, the length of its top
+one-suit group, its length, its top card (:data:`~spider.rules.EMPTY` when empty) and the
+ranks of its pieces' lowest cards, as bits (``1 << rank``)."""
+
+
+def pack(src: int, dst: int, count: int) -> int:
+    """A move as one number: ``src | dst << 4 | count << 8`` (columns are fewer than 16)."""
+    return src | dst << 4 | count << 8
+
+
+def unpack(packed: int) -> Move:
+    """The :class:`~spider.moves.Move` of a :func:`pack`\\ ed number."""
+    return Move(packed & 15, packed >> 4 & 15, packed >> 8)
+
+
+def column_info(column: tuple[int, ...], flexible: bool) -> Info:
+    """The groups a column can move, the cards its one-suit segments want, the length of its
+    top one-suit group, its length, its top card and the ranks its groups' lowest cards have
+    (:data:`Info`).
+
+    A piece is ``(count, moved card, parent, leave)``: ``parent`` is the card under the group
+    when it is one rank higher and moving off it is sideways (else 0) and ``leave`` the length
+    of the one-suit run the group would leave when that parent is of its own suit (else 0).
+    """
+    length = group_length(column, flexible)
+    size = len(column)
+    pieces = []
+    wanted = set()
+    for count in range(1, length + 1):
+        moved = column[-count]
+        below = column[-count - 1] if count < size else UNKNOWN
+        if below == moved + 1 or (
+            below
+            and (below & 15) == (moved & 15) + 1
+            and (flexible or not _frees_loose_group(column[: size - count]))
+        ):
+            leave = group_length(column[: size - count], False) if below == moved + 1 else 0
+            pieces.append((count, moved, below, leave))
+        else:
+            pieces.append((count, moved, 0, 0))
+        if below != moved + 1:
+            wanted.add(moved + 1)
+    top_run = length if not flexible else group_length(column, False)
+    ranks = 0
+    for _, moved, _, _ in pieces:
+        ranks |= 1 << (moved & 15)
+    return (pieces, wanted, top_run, size, column[-1] if column else EMPTY, ranks)
+
+
+def _frees_loose_group(rest: tuple[int, ...]) -> bool:
+    """True when the one-suit group on top of ``rest`` could move somewhere new.
+
+    That group is *loose* when it does not sit on the card one rank higher: it lies on a
+    face-down card, at the bottom of its column or on an unrelated card, so moving it would turn
+    a card, empty a column or untangle the column.
+    """
+    return is_loose(rest, group_length(rest, False))
+
+
+def useful_packed_moves(infos: list[Info], down: tuple[int, ...]) -> list[int]:
+    """The useful moves of the columns whose :func:`column_info` are ``infos``, packed, in the
+    order of ``visible_moves``.
+
+    A group that sits on the card one rank higher (a *sideways* move) goes only onto a card of
+    its own suit, and when that card is of its suit too only onto a longer run of it, unless
+    some column wants the card it frees; only the first empty column is a destination, and
+    never for a whole column without face-down cards.
+    """
+    targets, empties = destination_index([info[4] for info in infos])
+    first_empty = empties[0] if empties else -1
+    reachable = 0  # the ranks that have a destination, as bits
+    for rank, columns in enumerate(targets):
+        if columns:
+            reachable |= 1 << rank
+    wanted: set[int] | None = None  # the cards the columns want, found when first needed
+    moves: list[int] = []
+    append = moves.append
+    for src, (pieces, _, _, whole, _, ranks) in enumerate(infos):
+        if first_empty < 0 and not ranks & reachable:
+            continue  # no group of this column has anywhere to go
+        for count, moved, below, leave in pieces:
+            onto = targets[moved & 15]
+            if below:
+                if wanted is None:
+                    # An empty or unknown-topped column wants nothing (it has no pieces).
+                    wanted = set().union(*[info[1] for info in infos])
+                if below not in wanted:
+                    for dst in onto:
+                        if infos[dst][4] == moved + 1 and infos[dst][2] > leave:
+                            append(src | dst << 4 | count << 8)
+                    continue
+            for dst in onto:
+                append(src | dst << 4 | count << 8)
+            if first_empty >= 0 and (count < whole or down[src]):
+                append(src | first_empty << 4 | count << 8)
+    return moves

@@ -1,0 +1,586 @@
+"""A fair hint: the best move judged from what the player can see.
+
+The hint works on a :class:`~spider.solver.view.VisibleView`, never on the game itself, so it
+cannot read a face-down card or the stock order.  Its lookahead (:mod:`.lookahead`) searches the
+sequences of card moves the player could make, a turned card being unknown until it is turned,
+and values each position it reaches by the evaluation (:mod:`.evaluation`): runs completed,
+cards turned, empty columns, one-suit and any-suit links, and disorder left on top of face-down
+cards, with weights of the variant.  A move is offered when the best line starting with it ends
+better than the current position; the offers are ranked, so asking again gives the next-best
+one.  In 2-suit Spider the best lines are then weighed over the card each turns
+(:mod:`.chance`).  A deal is never suggested: when no move helps, the hint says so and, as a
+fact, how many deals are left or that none is possible; a move into an empty column is
+described as a fill.
+
+Once the stock is empty and at most eight cards are face down, the full solver takes over
+(:mod:`.endgame`): with every card in sight it decides the position and the hint offers its
+winning line (reason ``wins``); with a few face down it weighs several arrangements of them
+(every one when at most three cards are face down).
+
+When the lookahead sees no gain, a deeper exhaustive search over card moves (the one behind
+"no more moves") looks for any line that turns a card or completes a run, and suggests its
+first move: a shortest line (breadth first) or, when none is within its budget, a longer one
+(depth first).
+
+A player who does what the hint says must get somewhere, so two rules keep it from going round
+in circles (for example filling an empty column to deal, then being told to empty it again).
+While a deal is still to come, positions are compared as they will be once their empty columns
+are filled again for it (:meth:`.lookahead.Lookahead.refill_loss`; in 4-suit classic games only
+once every card is face up).  And the hint never leads back to a position the game has been in
+since its last deal, card turned or run removed (:func:`visited_positions`, read from the
+game's history, which the player saw).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from spider.cards import SUIT_NAMES, SUITS
+from spider.game import Game
+from spider.moves import DEAL, Action, Move
+from spider.options import Options
+from spider.rules import deal_blocked_forever, link_counts
+from spider.solver.hint.chance import expected_values
+from spider.solver.hint.endgame import EndgameLine, endgame_line
+from spider.solver.hint.evaluation import Evaluation, four_suit_classic, two_suit_spider
+from spider.solver.hint.lookahead import (
+    NOTHING_VISITED,
+    Gain,
+    Lookahead,
+    Visited,
+    best_fill,
+    helpful_lines,
+    leads_back,
+    line_end,
+    lookahead_gain,
+)
+from spider.solver.hint.nomoves import find_useful_line
+from spider.solver.view import VisibleView, apply_visible, seen_positions, truncate_line
+from spider.solver.worlds import World
+
+__all__ = [
+    "CHANCE_FOLLOW_NODES",
+    "CHANCE_LINES",
+    "DEFAULT_HINT_NODES",
+    "FOUR_SUIT_CLASSIC_HINT_NODES",
+    "FOUR_SUIT_FLEXIBLE_HINT_NODES",
+    "ONE_SUIT_HINT_NODES",
+    "ONE_SUIT_SPIDER_HINT_NODES",
+    "REASONS",
+    "TWO_SUIT_CLASSIC_HINT_NODES",
+    "Evaluation",
+    "Hint",
+    "HintOption",
+    "HintReport",
+    "Visited",
+    "default_node_budget",
+    "fill_move",
+    "hint",
+    "hint_action",
+    "hint_report",
+    "link_counts",
+    "lookahead_gain",
+    "visited_positions",
+    "weighs_next_card",
+]
+
+DEFAULT_HINT_NODES: Final = 1000
+"""Positions the lookahead generates or expands before it stops (deterministic, not timed)."""
+
+ONE_SUIT_HINT_NODES: Final = 300
+"""The default budget in 1-suit Spiderette: its games branch far more, and 4,000 positions won
+no more of them (139 of tuning deals 10,000-10,199 against 141)."""
+
+ONE_SUIT_SPIDER_HINT_NODES: Final = 4000
+"""The default budget in 1-suit Spider (ten columns): on tuning deals 10,000-10,399 it won 372
+games against 364 at :data:`ONE_SUIT_HINT_NODES` (23 deals won only with it, 15 only without;
+each half of the deals on its side) and removed 7.64 runs a game against 7.48, with a
+95th-percentile hint of 59 ms (``docs/strength.md``)."""
+
+TWO_SUIT_CLASSIC_HINT_NODES: Final = 4000
+"""The default budget in 2-suit Spider under the classic rule, where the hint weighs its best
+lines over the card each turns (:func:`weighs_next_card`).  On tuning deals 10,200-10,499 it
+won 206 games against 187 at :data:`DEFAULT_HINT_NODES` (39 deals won only with it, 20 only
+without), and on reported deals 0-499 323 against 294 (64.6% against 58.8%).  Its
+95th-percentile hint costs what the 1,000-position hint cost before the lookahead kept its
+columns in a :class:`~.column_table.ColumnTable` (``docs/strength.md``)."""
+
+FOUR_SUIT_CLASSIC_HINT_NODES: Final = 4000
+"""The default budget in 4-suit games under the classic rule (Spider and Spiderette).  There a
+line that turns a card often needs several moves to take off-suit builds apart, and most
+positions have few moves, so a deeper look costs little: on tuning deals 10,000-10,199 of
+4-suit Classic Spider it won 12 games against 9 at :data:`DEFAULT_HINT_NODES`, with 0.64 runs
+removed a game against 0.49, and its 95th-percentile hint stayed under 100 ms
+(``docs/strength.md``)."""
+
+FOUR_SUIT_FLEXIBLE_HINT_NODES: Final = 3000
+"""The default budget in 4-suit games under the flexible rule: on tuning deals 10,000-10,199 it
+won 98 games against 90 at :data:`DEFAULT_HINT_NODES` (4.06 runs a game against 3.73), with a
+95th-percentile hint of 66 ms (``docs/strength.md``)."""
+
+
+def default_node_budget(view: VisibleView) -> int:
+    """The lookahead's budget for ``view``'s variant when none is given: 4,000 positions in
+    1-suit Spider and 300 in 1-suit Spiderette, 4,000 in 2-suit Spider and in 4-suit games
+    under the classic rule, 3,000 in 4-suit games under the flexible rule, 1,000 otherwise
+    (2-suit Spider under the flexible rule, 2-suit Spiderette)."""
+    if view.suits == 1:
+        return ONE_SUIT_SPIDER_HINT_NODES if view.game == "spider" else ONE_SUIT_HINT_NODES
+    if weighs_next_card(view):
+        return TWO_SUIT_CLASSIC_HINT_NODES
+    if four_suit_classic(view):
+        return FOUR_SUIT_CLASSIC_HINT_NODES
+    if view.suits == 4:
+        return FOUR_SUIT_FLEXIBLE_HINT_NODES
+    return DEFAULT_HINT_NODES
+
+
+_DEEP_SEARCH_NODES: Final = 1000
+"""Positions the fallback search for a card-turning line may visit while a deal is possible."""
+
+_ENDGAME_SEARCH_NODES: Final = 5000
+"""The same when no deal is possible (an exhaustive search proves "no more moves")."""
+
+CHANCE_LINES: Final = 3
+"""In 2-suit Spider, how many of the lookahead's best lines are weighed over the card each
+turns (:mod:`.chance`); the best of them by that expectation is offered first."""
+
+CHANCE_FOLLOW_NODES: Final = 150
+"""The lookahead budget (positions) from each card a weighed line could turn."""
+
+_STUCK_PROOF_NODES: Final = 150
+"""Budget of the proof that a position offering only heuristic gains has no more moves: small,
+so that the quick hint stays quick (a stuck position has few reachable layouts); beyond it the
+options are offered, and the page's own "no more moves" check, with its larger budget, still
+wins over them."""
+
+
+@dataclass(frozen=True, slots=True)
+class HintOption:
+    """One helpful move: why it helps and the line the lookahead found for it.
+
+    ``gain`` is how much better (heuristically) the end of ``line`` is than the current position;
+    while a deal is still to come, both are judged with their empty columns filled again.
+    """
+
+    move: Move
+    reason: str
+    text: str
+    gain: float
+    line: tuple[Move, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict for the protocol."""
+        return {
+            "move": {"src": self.move.src, "dst": self.move.dst, "count": self.move.count},
+            "notation": self.move.text(),
+            "reason": self.reason,
+            "text": self.text,
+            "gain": round(self.gain, 1),
+            "line": [move.text() for move in self.line],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HintReport:
+    """Every helpful move, best first, and what to say when there is none.
+
+    ``reason``/``text`` describe the situation when ``options`` is empty:
+    ``'nothing-helps-deals-left'`` (no helpful move found; the text says how many deals are
+    left), ``'nothing-helps'`` (no helpful move found, and no deal possible), ``'no-moves'``
+    (proven: nothing is left) or ``'won'``.  ``positions`` counts the positions the lookahead
+    searched.
+    """
+
+    options: tuple[HintOption, ...]
+    reason: str
+    text: str
+    deal_possible: bool
+    no_more_moves: bool
+    positions: int = 0
+
+    def pick(self, index: int = 0) -> Hint:
+        """The ``index``-th best hint (0 = best), cycling through the options."""
+        if not self.options:
+            return Hint(
+                None, self.reason, self.text, 0, 0, self.deal_possible, self.no_more_moves, ()
+            )
+        rank = index % len(self.options)
+        option = self.options[rank]
+        return Hint(
+            option.move,
+            option.reason,
+            option.text,
+            rank,
+            len(self.options),
+            self.deal_possible,
+            self.no_more_moves,
+            self.options,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The hint to show: a move (or None), a reason code and its English text.
+
+    ``rank`` is the 0-based place of this move among the ``count`` helpful moves;
+    ``alternatives`` lists all of them, best first.
+    """
+
+    move: Move | None
+    reason: str
+    text: str
+    rank: int
+    count: int
+    deal_possible: bool
+    no_more_moves: bool
+    alternatives: tuple[HintOption, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol's ``hint`` object."""
+        move = self.move
+        return {
+            "move": None
+            if move is None
+            else {"src": move.src, "dst": move.dst, "count": move.count},
+            "notation": None if move is None else move.text(),
+            "reason": self.reason,
+            "text": self.text,
+            "rank": self.rank,
+            "count": self.count,
+            "deal_possible": self.deal_possible,
+            "no_moves": self.no_more_moves,
+            "alternatives": [option.to_json() for option in self.alternatives],
+        }
+
+
+# --------------------------------------------------------------------------- reasons
+
+REASONS: Final = frozenset(
+    {
+        # why a move is offered
+        "completes-run",
+        "turns-card",
+        "empties-column",
+        "builds-suit",
+        "prepares-run",
+        "prepares-turn",
+        "prepares-empty",
+        "prepares",
+        "builds-run",
+        "uses-empty",
+        "fills-column",
+        "wins",
+        # what is said when no move is offered
+        "nothing-helps-deals-left",
+        "nothing-helps",
+        "no-moves",
+        "won",
+    }
+)
+"""Every reason code a hint can give (the protocol's ``hint.reason``; the web app has a text for
+each in every language).  None of them, nor their texts, suggests dealing."""
+
+
+def _suit_name(card: int) -> str:
+    return SUIT_NAMES[SUITS[card >> 4]].capitalize()
+
+
+def _describe(view: VisibleView, option_line: tuple[Move, ...]) -> tuple[str, str]:
+    """Reason code and text for the first move of a line."""
+    columns, down = view.columns, view.down
+    move = option_line[0]
+    moved = columns[move.src][-move.count]
+    target = columns[move.dst]
+    applied = apply_visible(columns, down, move)
+    if applied.run_suit >= 0:
+        return "completes-run", f"completes a {_suit_name(applied.run_suit << 4 | 1)} run"
+    if applied.flipped:
+        return "turns-card", "turns a card"
+    if not applied.columns[move.src] and not applied.down[move.src]:
+        return "empties-column", "empties a column"
+    if target and target[-1] == moved + 1:
+        return "builds-suit", f"builds a {_suit_name(moved)} run"
+    # What does the rest of the line achieve?
+    state_columns, state_down = applied.columns, applied.down
+    for later in option_line[1:]:
+        step = apply_visible(state_columns, state_down, later)
+        if step.run_suit >= 0:
+            return "prepares-run", "prepares to complete a run"
+        if step.flipped:
+            return "prepares-turn", "prepares to turn a card"
+        if not step.columns[later.src] and not step.down[later.src]:
+            return "prepares-empty", "prepares to empty a column"
+        state_columns, state_down = step.columns, step.down
+    if len(option_line) > 1:
+        return "prepares", "prepares a better layout"
+    if target:
+        return "builds-run", "builds a descending run"
+    return "uses-empty", "moves cards into an empty column"
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def _as_view(source: Game | VisibleView) -> VisibleView:
+    return source if isinstance(source, VisibleView) else VisibleView.from_game(source)
+
+
+def visited_positions(game: Game) -> Visited:
+    """The visible positions ``game`` went through since its last deal, card turned or run
+    removed, read back from its history (as far as its undo limit keeps it).
+
+    Earlier positions cannot come back: the stock, the face-down cards and the runs removed
+    only ever shrink.  Only what the player saw is used, so the hint stays fair.
+    """
+    return seen_positions(game)
+
+
+def _ends_deals(view: VisibleView, line: tuple[Move, ...]) -> bool:
+    """True when ``line`` removes a run that leaves too few cards on the table for any deal
+    while the stock still holds cards (see :meth:`Lookahead._blocks_deals`)."""
+    if not view.deal_ever_possible:
+        return False
+    columns, down = line_end(view, line)
+    table_cards = sum(map(len, columns)) + sum(down)
+    return deal_blocked_forever(view.stock_cards, table_cards, view.column_count)
+
+
+def _visited_of(source: Game | VisibleView, visited: Visited | None) -> Visited:
+    if visited is not None:
+        return visited
+    return visited_positions(source) if isinstance(source, Game) else NOTHING_VISITED
+
+
+def hint_report(
+    source: Game | VisibleView,
+    node_budget: int | None = None,
+    visited: Visited | None = None,
+    *,
+    endgame: bool = True,
+    weigh_cards: bool | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> HintReport:
+    """Rank every helpful move of the visible position, best first.
+
+    ``node_budget`` bounds the lookahead; by default :func:`default_node_budget` of the
+    variant.  A move that leads back to a position in ``visited`` is never offered; by default
+    that is :func:`visited_positions` of a game (none for a bare view).  With
+    ``endgame=False`` the full solver is never asked (see :mod:`.endgame`): the options are the
+    lookahead's, as a search that weighs lines itself ("Think harder") wants them.  Where the
+    quick hint weighs turned cards (:func:`weighs_next_card`: 2-suit Spider under the classic
+    rule) the lookahead's best :data:`CHANCE_LINES` lines are then weighed over every card the
+    one each turns could be (:mod:`.chance`) and offered best first by that expectation (their
+    ``gain`` stays the lookahead's).  ``weigh_cards=True`` weighs them in any variant (for a
+    slower search that can afford it), ``False`` keeps the lookahead's order (for a search's
+    play-outs that cannot); the default, None, weighs where the quick hint does.  ``stop``,
+    asked now and then during the lookahead, ends it early when it returns True: the report
+    then rests on the positions seen so far (a caller with a clock uses it; without one the
+    report depends on nothing but the position).
+
+    Deterministic: the same visible position (and visited positions) always gives the same
+    report, whatever the hidden cards are (they are not even available here).
+    """
+    view = _as_view(source)
+    visited = _visited_of(source, visited)
+    deal_possible = view.deal_ever_possible
+    if view.is_won:
+        return HintReport((), "won", "The game is won.", False, False)
+    ending = endgame_line(view) if endgame else None
+    if ending is not None:
+        return _endgame_report(view, ending)
+    if node_budget is None:
+        node_budget = default_node_budget(view)
+    search, helpful = helpful_lines(view, node_budget, visited, stop)
+    weighs = weighs_next_card(view) if weigh_cards is None else weigh_cards
+    if weighs and len(helpful) > 1:
+        helpful = _weigh_next_card(view, helpful, visited, search, stop)
+    options = []
+    for gain, _move, line in helpful:
+        reason, text = _describe(view, line)
+        options.append(HintOption(line[0], reason, text, gain, line))
+    if options and not deal_possible and not _reaches_progress(options) and _proven_stuck(view):
+        # A move may still look better by the heuristic (one more suited link), but nothing it
+        # leads to turns a card or completes a run: the hint says what "no more moves" says.
+        return _no_moves_report(search.nodes)
+    if options:
+        return HintReport(
+            tuple(options), options[0].reason, options[0].text, deal_possible, False, search.nodes
+        )
+    return _no_helpful_move(view, search.nodes, visited)
+
+
+def weighs_next_card(view: VisibleView) -> bool:
+    """True where the quick hint weighs its best lines over the card each turns: 2-suit
+    Spider under the classic rule, where it won more games (``docs/strength.md``).  At 1 suit
+    and under the Flexible rule it won no more; at 4-suit Classic it costs about four times
+    the quick hint's time, so there only "Think harder" weighs (at its root)."""
+    return two_suit_spider(view) and not view.flexible
+
+
+def _weigh_next_card(
+    view: VisibleView,
+    helpful: list[Gain],
+    visited: Visited,
+    search: Lookahead,
+    stop: Callable[[], bool] | None,
+) -> list[Gain]:
+    """``helpful`` with its best :data:`CHANCE_LINES` reordered by their expected value over
+    the card each line turns (:func:`~.chance.expected_values`); unchanged when ``stop`` ends
+    the weighing first.  Positions are valued as ``search`` (the lookahead from ``view``)
+    values them."""
+    top = helpful[:CHANCE_LINES]
+    evaluation, total0, down0 = search.evaluation, search.total0, search.down0
+
+    def value(reached: VisibleView) -> float:
+        return evaluation.value(reached.columns, reached.down, total0, down0)
+
+    def follow(world: World) -> float:
+        return lookahead_gain(world.view(), CHANCE_FOLLOW_NODES, world.visited)
+
+    lines = [truncate_line(view, line) for _, _, line in top]
+    values = expected_values(view, lines, World.from_view(view, visited), value, follow, stop)
+    if values is None:
+        return helpful
+    order = sorted(range(len(top)), key=lambda index: -values[index])
+    return [top[index] for index in order] + helpful[CHANCE_LINES:]
+
+
+def _endgame_report(view: VisibleView, ending: EndgameLine) -> HintReport:
+    """The report of a line the full solver chose (see :mod:`.endgame`)."""
+    line = ending.line
+    if ending.certain:
+        reason, text = "wins", f"leads to a win in {len(line)} moves (every card is in sight)"
+    else:
+        reason, text = _describe(view, line)
+        text += f" ({ending.odds})"
+    option = HintOption(line[0], reason, text, 0.0, line)
+    return HintReport((option,), reason, text, False, False)
+
+
+def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> HintReport:
+    """What to say (and maybe suggest) when the lookahead finds no gain."""
+    limit = _DEEP_SEARCH_NODES if view.deal_ever_possible else _ENDGAME_SEARCH_NODES
+    deep = find_useful_line(view, limit)
+    positions += deep.positions
+    if deep.status == "unknown":
+        # A shortest line is past the budget; depth first may still reach a long one.
+        deep = find_useful_line(view, limit, order="depth")
+        positions += deep.positions
+    if (
+        deep.status == "useful"
+        and not leads_back(view.columns, view.down, deep.line[0], visited)
+        and not _ends_deals(view, deep.line)
+    ):
+        line = deep.line
+        reason, text = _describe(view, line)
+        if len(line) > 1:
+            reason = "prepares-turn"
+            text = f"prepares to turn a card ({len(line)} moves)"
+        option = HintOption(line[0], reason, text, 0.0, line)
+        return HintReport((option,), reason, text, view.deal_ever_possible, False, positions)
+    if view.deal_ever_possible:
+        fill = None if view.can_deal else fill_move(view, visited)
+        if fill is not None:
+            option = HintOption(fill, "fills-column", "fills an empty column", 0.0, (fill,))
+            return HintReport((option,), option.reason, option.text, True, False, positions)
+        reason, text = _nothing_helps_deals_left(view)
+        return HintReport((), reason, text, True, False, positions)
+    if deep.status == "no-moves":
+        return _no_moves_report(positions)
+    return HintReport(
+        (),
+        "nothing-helps",
+        "No move seems to help, and no deal is possible.",
+        False,
+        False,
+        positions,
+    )
+
+
+_PROGRESS_REASONS: Final = frozenset(
+    {"completes-run", "turns-card", "prepares-run", "prepares-turn"}
+)
+"""Reasons of lines that turn a card or complete a run: a position with one is not stuck."""
+
+
+def _reaches_progress(options: list[HintOption]) -> bool:
+    """True when some option's line turns a card or completes a run (no proof needed)."""
+    return any(option.reason in _PROGRESS_REASONS for option in options)
+
+
+def _proven_stuck(view: VisibleView) -> bool:
+    """True when the exhaustive search proves that no line of card moves turns a card or
+    completes a run (with no deal ever possible, that is "no more moves")."""
+    return find_useful_line(view, _STUCK_PROOF_NODES).no_more_moves
+
+
+def _no_moves_report(positions: int) -> HintReport:
+    """The report of a position proven to have no more moves."""
+    text = "No more moves: undo, restart or start a new game."
+    return HintReport((), "no-moves", text, False, True, positions)
+
+
+def _nothing_helps_deals_left(view: VisibleView) -> tuple[str, str]:
+    """Reason code and text when no move helps but deals are left: a fact, never advice to deal
+    (that choice stays the player's)."""
+    deals = Options(view.game).deals_left(view.stock_cards)
+    left = "1 deal is left" if deals == 1 else f"{deals} deals are left"
+    return "nothing-helps-deals-left", f"No move seems to help. {left}."
+
+
+def fill_move(source: Game | VisibleView, visited: Visited | None = None) -> Move | None:
+    """The best move into an empty column (to make a deal possible), or None.
+
+    Every move into an empty column is judged by the evaluation; a whole column without
+    face-down cards is never moved, since that leaves a column empty.  A move that leads back to
+    a position in ``visited`` (see :func:`hint_report`) is chosen only when every one does.
+    """
+    view = _as_view(source)
+    columns, down = view.columns, view.down
+    best = best_fill(
+        columns,
+        down,
+        view.flexible,
+        sum(map(len, columns)) + sum(down),
+        sum(down),
+        Evaluation(view),
+        _visited_of(source, visited),
+    )
+    return None if best is None else best[1]
+
+
+def hint(
+    source: Game | VisibleView,
+    index: int = 0,
+    node_budget: int | None = None,
+    visited: Visited | None = None,
+) -> Hint:
+    """The ``index``-th best hint for a game or view (0 = best; indices cycle); see
+    :func:`hint_report`."""
+    return hint_report(source, node_budget, visited).pick(index)
+
+
+def hint_action(game: Game, report: HintReport | None = None) -> Action | None:
+    """What a player who does as the hint says plays next: its best move (a fill when the deal
+    needs one), else the deal when the rules allow one now, else None (the game is won, or
+    nothing is left to suggest).  ``report`` is the game's :func:`hint_report`, asked here when
+    not given.  The benchmarks' hint player and :meth:`spider.env.SpiderEnv.hint_action` play
+    this (with a bound on the actions, as the benchmarks keep)::
+
+        for _ in range(1500):
+            action = hint_action(game)
+            if action is None:
+                break
+            game.push(action)
+    """
+    if not isinstance(game, Game):
+        kind = type(game).__name__
+        raise TypeError(f"hint_action needs a Game (it asks whether a deal is allowed), not {kind}")
+    if report is None:
+        report = hint_report(game)
+    if report.options:
+        return report.options[0].move
+    return DEAL if game.can_deal() else None

@@ -1,0 +1,60 @@
+"""The sound phase: a best-first search of the whole reachable space.
+
+Every legal action is generated (:data:`~spider.solver.solve.generate.SOUND`) except those giving a
+position with the same canonical key, so an empty open list proves the position unwinnable.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from spider.solver.budget import Found, Limits, Stopped
+from spider.solver.solve.encoding import State, Tree, canonical_key, is_won
+from spider.solver.solve.generate import SOUND, Solver
+
+__all__ = ["exhaustive"]
+
+
+def exhaustive(solver: Solver, limits: Limits) -> None:
+    """Search the whole space: returns when it is exhausted (unwinnable).  Raises
+    :class:`~spider.solver.budget.Found` or :class:`~spider.solver.budget.Stopped`."""
+    start = solver.start
+    tree = Tree()
+    states: list[State | None] = [start]
+    columns = solver.columns  # the key function is called directly: this loop is the hot path
+    seen = {canonical_key(start, columns)}
+    heap: list[tuple[int, int]] = [(-solver.score(start), 0)]
+    children = solver.children
+    add_seen = seen.add
+    add_state = states.append
+    push = heapq.heappush
+    pop = heapq.heappop
+    add_node = tree.add
+    base_positions = limits.positions
+    max_positions = limits.max_positions
+    limits.stored = 1
+    while heap:
+        reason = limits.tick()
+        if reason is not None:
+            raise Stopped(reason)
+        negative, index = pop(heap)
+        state = states[index]
+        assert state is not None
+        states[index] = None
+        for child_score, action, child in children(state, -negative, SOUND):
+            child_key = canonical_key(child, columns)
+            if child_key in seen:
+                continue
+            if not child[1] and is_won(child):
+                limits.positions = base_positions + len(seen)
+                raise Found(tree.line(add_node(index, action)))
+            if len(seen) >= max_positions:
+                limits.stored = len(seen)
+                limits.positions = base_positions + len(seen)
+                raise Stopped(limits.full() or "memory-limit")
+            add_seen(child_key)
+            add_state(child)
+            push(heap, (-child_score, add_node(index, action)))
+        limits.stored = len(seen)
+        limits.positions = base_positions + len(seen)
+        limits.frontier = len(heap)
