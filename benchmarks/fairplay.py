@@ -47,8 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from variants import Variant, add_variants_option, selected_variants
 
 from spider import Game
+from spider.solver.full.analyze import wilson_interval
 from spider.solver.hint.quick import HintReport, hint_action, hint_report
-from spider.solver.solve.analyze import wilson_interval
 from spider.solver.think.harder import think
 
 MAX_ACTIONS = 1500

@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from spider import Game
-from spider.solver.solve.encoding import State
-from spider.solver.solve.generate import Solver
+from spider.solver.full.encoding import State
+from spider.solver.full.generate import Solver
 
 
 def explore(solver: Solver, positions: int) -> tuple[list[State], bool]:

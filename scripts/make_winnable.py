@@ -79,7 +79,7 @@ def extend(catalogue: dict[str, dict[str, object]], count: int, node_limit: int)
     sys.path.insert(0, str(ROOT / "src"))
     from spider import Game
     from spider.shuffle import MAX_NUMBER
-    from spider.solver.solve.search import solve
+    from spider.solver.full.search import solve
 
     for game, suits in VARIANTS:
         entry = catalogue.setdefault(variant_key(game, suits), {"tried": 0, "deals": {}})

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spider import DEAL, Game, Move, best_destination
+from spider.solver.full.encoding import action_of, canonical_key, start_state
+from spider.solver.full.generate import LOOSE, SOUND, STRICT, Solver
 from spider.solver.hint.lookahead import useful_moves
-from spider.solver.solve.encoding import action_of, canonical_key, start_state
-from spider.solver.solve.generate import LOOSE, SOUND, STRICT, Solver
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible, visible_moves
 from tests.helpers import VARIANTS, random_game
 

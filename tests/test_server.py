@@ -593,7 +593,7 @@ def test_engine_file_selection(tmp_path: Path) -> None:
         "py.typed",
         "notes.txt",
         "solver/__init__.py",
-        "solver/solve/search.py",
+        "solver/full/search.py",
         "solver/server.py",
         "web/worker.py",
         "web/app.js",
@@ -608,8 +608,8 @@ def test_engine_file_selection(tmp_path: Path) -> None:
         "game.py",
         "py.typed",
         "solver/__init__.py",
+        "solver/full/search.py",
         "solver/server.py",
-        "solver/solve/search.py",
     ]
 
 

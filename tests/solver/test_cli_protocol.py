@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from spider.cli import main
 from spider.protocol import Session
 from spider.solver import hint
-from spider.solver.solve.analyze import analyze, load_results, parse_deals, wilson_interval
+from spider.solver.full.analyze import analyze, load_results, parse_deals, wilson_interval
 from tests.helpers import FILL_POSITION, VARIANTS, position, random_game
 
 

@@ -87,8 +87,8 @@ def test_four_suit_spider_deal_is_solved() -> None:
 
 
 def test_strict_pruning_keeps_useful_moves() -> None:
-    from spider.solver.solve.generate import STRICT as _STRICT
-    from spider.solver.solve.generate import Solver as _Solver
+    from spider.solver.full.generate import STRICT as _STRICT
+    from spider.solver.full.generate import Solver as _Solver
 
     # Column a: 9H on 10S (a link of another suit); column b ends in 10H; column c ends in 8H.
     # Moving 9H to 10H is kept (it joins its suit); 9H may not go sideways onto column d's 10C.
@@ -100,7 +100,7 @@ def test_strict_pruning_keeps_useful_moves() -> None:
 
 
 def test_columns_no_deal_reaches_share_a_key() -> None:
-    from spider.solver.solve.generate import Solver as _Solver
+    from spider.solver.full.generate import Solver as _Solver
 
     # Spiderette with 3 cards in the stock: the short last deal covers columns a to c only, so
     # columns d to g can be permuted (same key); a to c cannot.
@@ -115,7 +115,7 @@ def test_columns_no_deal_reaches_share_a_key() -> None:
 
 
 def test_pool_prefers_plans_then_fills_with_variants() -> None:
-    from spider.solver.solve.beam import Pool as _Pool
+    from spider.solver.full.beam import Pool as _Pool
 
     def state(down: int, top: int) -> tuple[tuple[bytes, ...], int]:
         return ((bytes((down, 1, top)), bytes((0, 5))), 0)
@@ -182,8 +182,8 @@ def test_answer_agrees_with_brute_force(game: Game) -> None:
 
 
 def test_too_few_cards_to_deal_again_is_dead() -> None:
-    from spider.solver.solve.generate import LOOSE as _LOOSE
-    from spider.solver.solve.generate import Solver as _Solver
+    from spider.solver.full.generate import LOOSE as _LOOSE
+    from spider.solver.full.generate import Solver as _Solver
 
     # Six cards on seven columns with the stock not empty: no deal can ever happen again.
     columns = ["KS", "QS", "JS", "10S", "9S", "8S", ""]
@@ -195,7 +195,7 @@ def test_too_few_cards_to_deal_again_is_dead() -> None:
 
 
 def test_portfolio_finds_what_the_first_heuristic_misses(monkeypatch: pytest.MonkeyPatch) -> None:
-    from spider.solver.solve import heuristic, search
+    from spider.solver.full import heuristic, search
 
     # 4-suit Spider deal 9: within 20 000 stored positions a beam, the first heuristic alone
     # finds no win; the other weightings of the portfolio, tried at the same widths, do.
@@ -221,10 +221,10 @@ def test_portfolio_finds_what_the_first_heuristic_misses(monkeypatch: pytest.Mon
 def test_child_scores_equal_the_full_score(
     variant: tuple[str, int, str], number: int, weights: int, data: st.DataObject
 ) -> None:
-    from spider.solver.solve.generate import LOOSE as _LOOSE
-    from spider.solver.solve.generate import STRICT as _STRICT
-    from spider.solver.solve.generate import Solver as _Solver
-    from spider.solver.solve.heuristic import PORTFOLIO as _PORTFOLIO
+    from spider.solver.full.generate import LOOSE as _LOOSE
+    from spider.solver.full.generate import STRICT as _STRICT
+    from spider.solver.full.generate import Solver as _Solver
+    from spider.solver.full.heuristic import PORTFOLIO as _PORTFOLIO
 
     # The search scores each child incrementally (only the columns a move or a deal changes);
     # along random walks through moves, supermoves and deals, that must equal a full rescore.
@@ -251,10 +251,10 @@ def _schedule(
     """The beams the finding phase runs, as (pruning, width, heuristic), with a stand-in beam
     that costs its width in expansions (ten times that at the loose level), finds nothing and
     reports ``complete`` (nothing cut) for the beam (pruning, width) given."""
-    from spider.solver.solve import beam
     from spider.solver.budget import Limits
-    from spider.solver.solve.generate import LOOSE, Solver
-    from spider.solver.solve.heuristic import PORTFOLIO
+    from spider.solver.full import beam
+    from spider.solver.full.generate import LOOSE, Solver
+    from spider.solver.full.heuristic import PORTFOLIO
 
     game = Game.new("spider", suits=4, rule="classic", number=0)
     solvers = [Solver(game, weights) for weights in PORTFOLIO]
@@ -272,8 +272,8 @@ def _schedule(
 
 
 def test_finding_phase_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
-    from spider.solver.solve.generate import LOOSE as _LOOSE
-    from spider.solver.solve.generate import STRICT as _STRICT
+    from spider.solver.full.generate import LOOSE as _LOOSE
+    from spider.solver.full.generate import STRICT as _STRICT
 
     calls = _schedule(monkeypatch)
     # The head start: widths 4 and 8 with every heuristic in turn, then the first loose beam.
@@ -300,8 +300,8 @@ def test_finding_phase_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_beam_that_cut_nothing_ends_its_level(monkeypatch: pytest.MonkeyPatch) -> None:
-    from spider.solver.solve.generate import LOOSE as _LOOSE
-    from spider.solver.solve.generate import STRICT as _STRICT
+    from spider.solver.full.generate import LOOSE as _LOOSE
+    from spider.solver.full.generate import STRICT as _STRICT
 
     # A strict beam: no strict beam follows, of any width or heuristic; the loose track goes on.
     calls = _schedule(monkeypatch, complete=(_STRICT, 16))
@@ -315,9 +315,9 @@ def test_a_beam_that_cut_nothing_ends_its_level(monkeypatch: pytest.MonkeyPatch)
 
 def test_a_wide_strict_beam_wins_where_narrow_ones_do_not() -> None:
     from spider.solver.budget import Found, Limits
-    from spider.solver.solve.beam import WIDE_BUDGET, stage_beam
-    from spider.solver.solve.encoding import action_of
-    from spider.solver.solve.generate import STRICT, Solver
+    from spider.solver.full.beam import WIDE_BUDGET, stage_beam
+    from spider.solver.full.encoding import action_of
+    from spider.solver.full.generate import STRICT, Solver
 
     # Spiderette 4-suit deal 98: the strict beams of width 128 find no win; width 512 does.
     game = Game.new("spiderette", suits=4, rule="classic", number=98)

@@ -17,8 +17,8 @@ from spider.cli import main
 from spider.env import SpiderEnv
 from spider.options import Options
 from spider.protocol import Session
+from spider.solver.full.search import solve
 from spider.solver.hint.quick import DEFAULT_HINT_NODES, hint_report, weighs_next_card
-from spider.solver.solve.search import solve
 from spider.solver.think.harder import (
     LOOKAHEAD_NODES,
     MAX_LOOKAHEAD_NODES,

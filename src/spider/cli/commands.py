@@ -607,7 +607,7 @@ def _endgame_text(ending: EndgameLine) -> str:
 
 
 def _command_solve(args: argparse.Namespace) -> int:
-    from spider.solver.solve.search import SolveProgress, solve
+    from spider.solver.full.search import SolveProgress, solve
 
     game = load_game(args.source)
 
@@ -666,7 +666,7 @@ def _command_review(args: argparse.Namespace) -> int:
 
 
 def _command_analyze(args: argparse.Namespace) -> int:
-    from spider.solver.solve.analyze import analyze, parse_deals
+    from spider.solver.full.analyze import analyze, parse_deals
 
     deals = parse_deals(args.deals, limit=MAX_DEALS)
     out = Path(args.out)

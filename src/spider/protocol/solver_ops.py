@@ -12,7 +12,7 @@ with the usual state and add their own fields:
   status: ``no-moves``, ``deal``, ``useful``, ``won`` or ``unknown`` when it hit ``node_limit``)
   and ``deal_possible``;
 - ``{"op": "solve", "time_limit": s}`` runs the full-information solver on the current
-  position and adds ``solve`` (:meth:`spider.solver.solve.search.SolveResult.to_json` plus
+  position and adds ``solve`` (:meth:`spider.solver.full.search.SolveResult.to_json` plus
   ``actions``, the solution as protocol requests).  While it searches it calls
   ``session.progress`` (when set) with ``{"expanded", "positions", "elapsed"}``;
 - ``{"op": "think", "iterations": n, "time_limit": s, "seed": k}`` runs "Think harder"
@@ -37,9 +37,9 @@ from spider.protocol.fields import (
     ranged_int_field,
 )
 from spider.protocol.review_ops import review_op
+from spider.solver.full.search import SolveProgress, solve
 from spider.solver.hint.nomoves import DEFAULT_NODE_LIMIT, check_no_moves
 from spider.solver.hint.quick import HintReport, hint_report, visited_positions
-from spider.solver.solve.search import SolveProgress, solve
 from spider.solver.think.harder import DEFAULT_ITERATIONS, ThinkProgress, think
 from spider.solver.view import VisibleView
 

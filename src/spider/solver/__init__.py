@@ -11,9 +11,9 @@ The engine never imports this package.
 
 from __future__ import annotations
 
+from spider.solver.full.search import SolveProgress, SolveResult, solve
 from spider.solver.hint.nomoves import NoMovesReport, check_no_moves, no_more_moves
 from spider.solver.hint.quick import Hint, HintOption, HintReport, hint, hint_action, hint_report
-from spider.solver.solve.search import SolveProgress, SolveResult, solve
 from spider.solver.think.harder import ThinkProgress, ThinkReport, think
 from spider.solver.view import VisibleView
 

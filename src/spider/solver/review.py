@@ -8,7 +8,7 @@ lost the game; the line is the one the player is left with.
 **Winnability along that line is monotone.**  If position *k* can be won, so can every earlier
 position of the line: play the line's next moves to *k*, then win.  So the winnable positions
 are a prefix ``0..L`` and the rest are lost; the losing move is action ``L + 1``.  Each position
-is judged by :func:`spider.solver.solve.search.solve` (full information, it reads every card)
+is judged by :func:`spider.solver.full.search.solve` (full information, it reads every card)
 within a per-position budget; a position it leaves undecided is never guessed:
 
 - a claim "lost at move *N*" needs position *N - 1* proven winnable and position *N* proven
@@ -42,8 +42,8 @@ from spider.game import Game
 from spider.limits import excerpt
 from spider.moves import Action, Move, action_from_text, action_text
 from spider.solver.budget import should_stop
+from spider.solver.full.search import SolveProgress, SolveResult, solve
 from spider.solver.hint.quick import Hint, hint_action, hint_report
-from spider.solver.solve.search import SolveProgress, SolveResult, solve
 from spider.solver.think.harder import think
 
 __all__ = [

@@ -30,7 +30,7 @@ from typing import Final
 
 from spider.game import Game
 from spider.moves import Move
-from spider.solver.solve.search import solve
+from spider.solver.full.search import solve
 from spider.solver.view import VisibleView, apply_visible, truncate_line
 
 __all__ = ["FEW_HIDDEN", "EndgameLine", "endgame_line"]

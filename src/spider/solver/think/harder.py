@@ -21,7 +21,7 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
   by the hint's evaluation, squashed to 0..1 (1: won; 0: nothing left to do and no deal).
 * **Endgame**: once the stock is empty and at most :data:`ENDGAME_HIDDEN` cards are face down,
   a play-out instead shuffles the unseen cards over the face-down places and asks the full
-  solver (:func:`~spider.solver.solve.search.solve`, bounded by :data:`ENDGAME_NODES` positions):
+  solver (:func:`~spider.solver.full.search.solve`, bounded by :data:`ENDGAME_NODES` positions):
   winnable 1, unwinnable 0, undecided the evaluation.  The lines weighed, and the play-outs,
   come from the quick hint's lookahead alone (``hint_report(..., endgame=False)``): its own
   endgame would offer one line chosen by the solver, leaving nothing to weigh, and ask the

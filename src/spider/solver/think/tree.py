@@ -23,10 +23,10 @@ from typing import Final
 from spider.moves import action_text
 from spider.rules import RUN_LENGTH
 from spider.solver.budget import should_stop
+from spider.solver.full.search import solve
 from spider.solver.hint.evaluation import Evaluation
 from spider.solver.hint.lookahead import Visited
 from spider.solver.hint.quick import hint_report
-from spider.solver.solve.search import solve
 from spider.solver.think.report import Line, LineStats, ThinkProgress, ThinkReason, best_line
 from spider.solver.view import VisibleView
 from spider.solver.worlds import DEAL_LINE, Draws, World, truncate_line

@@ -23,7 +23,7 @@ from typing import Final
 
 from spider.game import Game
 from spider.rules import EMPTY, deal_blocked_forever, destination_index, group_length, may_deal
-from spider.solver.solve.encoding import (
+from spider.solver.full.encoding import (
     DEAL_CODE,
     ActionCode,
     State,
@@ -32,8 +32,8 @@ from spider.solver.solve.encoding import (
     start_state,
     turn_top,
 )
-from spider.solver.solve.encoding import is_won as state_is_won
-from spider.solver.solve.heuristic import PORTFOLIO, Heuristic, Weights
+from spider.solver.full.encoding import is_won as state_is_won
+from spider.solver.full.heuristic import PORTFOLIO, Heuristic, Weights
 
 __all__ = ["LOOSE", "SOUND", "STRICT", "Child", "ColumnInfo", "Piece", "Solver"]
 
@@ -107,7 +107,7 @@ class Solver(Heuristic):
         self.infos: dict[bytes, ColumnInfo] = {}
 
     def key(self, state: State) -> tuple[object, ...]:
-        """The transposition key (:func:`~spider.solver.solve.encoding.canonical_key`)."""
+        """The transposition key (:func:`~spider.solver.full.encoding.canonical_key`)."""
         return canonical_key(state, self.columns)
 
     def is_won(self, state: State) -> bool:

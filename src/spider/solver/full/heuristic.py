@@ -11,7 +11,7 @@ from typing import Final, NamedTuple
 
 from spider.position import Position
 from spider.rules import RUN_LENGTH, link_counts
-from spider.solver.solve.encoding import State
+from spider.solver.full.encoding import State
 
 __all__ = ["PORTFOLIO", "Heuristic", "Weights"]
 

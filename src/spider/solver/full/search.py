@@ -28,11 +28,11 @@ from typing import Any, Literal
 from spider.game import Game
 from spider.moves import Action, action_text
 from spider.solver.budget import Found, Limits, SolveProgress, Stopped, StopReason
-from spider.solver.solve.beam import find
-from spider.solver.solve.encoding import action_of
-from spider.solver.solve.exhaustive import exhaustive as exhaustive_search
-from spider.solver.solve.generate import Solver
-from spider.solver.solve.heuristic import PORTFOLIO
+from spider.solver.full.beam import find
+from spider.solver.full.encoding import action_of
+from spider.solver.full.exhaustive import exhaustive as exhaustive_search
+from spider.solver.full.generate import Solver
+from spider.solver.full.heuristic import PORTFOLIO
 
 __all__ = ["SolveProgress", "SolveResult", "SolveStatus", "solve"]
 

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from spider.game import Game
 from spider.shuffle import MAX_NUMBER
-from spider.solver.solve.search import solve
+from spider.solver.full.search import solve
 
 __all__ = [
     "FIELDS",

@@ -23,8 +23,8 @@ import heapq
 from typing import Final
 
 from spider.solver.budget import Found, Limits, Stopped
-from spider.solver.solve.encoding import DEAL_CODE, State, Tree, canonical_key, is_won
-from spider.solver.solve.generate import LOOSE, STRICT, Solver
+from spider.solver.full.encoding import DEAL_CODE, State, Tree, canonical_key, is_won
+from spider.solver.full.generate import LOOSE, STRICT, Solver
 
 __all__ = ["BUDGETS", "WIDE_BUDGET", "Pool", "find", "stage_beam"]
 

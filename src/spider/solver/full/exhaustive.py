@@ -1,6 +1,6 @@
 """The sound phase: a best-first search of the whole reachable space.
 
-Every legal action is generated (:data:`~spider.solver.solve.generate.SOUND`) except those giving a
+Every legal action is generated (:data:`~spider.solver.full.generate.SOUND`) except those giving a
 position with the same canonical key, so an empty open list proves the position unwinnable.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import heapq
 
 from spider.solver.budget import Found, Limits, Stopped
-from spider.solver.solve.encoding import State, Tree, canonical_key, is_won
-from spider.solver.solve.generate import SOUND, Solver
+from spider.solver.full.encoding import State, Tree, canonical_key, is_won
+from spider.solver.full.generate import SOUND, Solver
 
 __all__ = ["exhaustive"]
 
