@@ -11,6 +11,7 @@ from spider.backup.document import InvalidBackup, JsonObject
 from spider.backup.stats import MAX_MS
 from spider.game import Game
 from spider.limits import MAX_SAVED_CHARS, excerpt
+from spider.player_view import game_view
 
 __all__ = ["check_game", "history_length"]
 
@@ -96,9 +97,6 @@ def _check_meta(meta: object, from_deal_start: bool) -> JsonObject:
 def check_game(data: object) -> JsonObject | None:
     """The game in progress, rebuilt: ``saved`` as the engine writes it, ``state`` the player's
     view of the replayed game (refused when the document's state says otherwise)."""
-    # Imported here: spider.protocol.session registers the backup operations, which use this module.
-    from spider.protocol.session import game_view
-
     if data is None:
         return None
     if not isinstance(data, dict):

@@ -13,7 +13,7 @@ refused request leaves the session as it was.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
 from spider.autoplace import NoDestination, best_destination, no_destination_reason
@@ -27,7 +27,8 @@ from spider.limits import (
     load_json,
 )
 from spider.moves import DEAL, Action, Move
-from spider.options import GAMES, RULES, SCORINGS, SUIT_COUNTS, Options
+from spider.options import GAMES, RULES, SCORINGS, SUIT_COUNTS
+from spider.player_view import card_names, game_view
 from spider.protocol.backup_ops import backup_operations, request_limit
 from spider.protocol.fields import (
     ERROR_CODES,
@@ -70,67 +71,6 @@ def _short(message: str) -> str:
     return message[: MAX_MESSAGE_CHARS - 1] + "…"
 
 
-def _from_deal_start(game: Game) -> bool:
-    """True when ``game`` began at the first layout of its deal (a new deal, a code, or that
-    deal's starting position): only such games count in the player's statistics."""
-    return game.number is not None and game.start_position().moves == 0
-
-
-_VARIANTS: Final = [
-    {"game": options.game, "suits": options.suits, "rule": options.rule}
-    for options in Options.variants()
-]
-"""The games the player can choose, for the page's menus and statistics."""
-
-
-def _card_names(cards: Sequence[int]) -> list[str]:
-    return [card_text(card) for card in cards]
-
-
-def game_view(game: Game) -> dict[str, Any]:
-    """The player's view of ``game``: what the page may show and where each group may go."""
-    columns = []
-    all_moves = game.legal_moves()
-    position = game.position()
-    for index, column in enumerate(position.columns):
-        down = position.face_down[index]
-        pickup = game.movable_count(index)
-        dests: list[list[int]] = [[] for _ in range(pickup)]
-        for move in all_moves:
-            if move.src == index:
-                dests[move.count - 1].append(move.dst)
-        columns.append(
-            {"down": down, "up": _card_names(column[down:]), "pickup": pickup, "dests": dests}
-        )
-    error = game.deal_error()
-    return {
-        "game": game.game,
-        "suits": game.suits,
-        "rule": game.rule,
-        "scoring": game.scoring,
-        "code": game.code,
-        "number": game.number,
-        "columns": columns,
-        "deals_left": game.deals_left,
-        "stock_cards": len(position.stock),
-        "can_deal": error is None,
-        "deal_error": None if error is None else error.code,
-        "blocked_deal": game.deal_blocked_forever(),
-        "deal_possible": game.deals_left > 0 and not game.deal_blocked_forever(),
-        "runs_to_win": game.options.runs_to_win,
-        "variants": _VARIANTS,
-        "completed": list(game.completed),
-        "score": game.score,
-        "moves": game.moves,
-        "won": game.is_won,
-        "can_undo": game.can_undo,
-        "can_redo": game.can_redo,
-        "undo_limit": game.undo_limit,
-        "has_moves": bool(all_moves),
-        "from_deal_start": _from_deal_start(game),
-    }
-
-
 def _effect_events(game: Game, action: Action, stock_before: int) -> list[dict[str, Any]]:
     """Events of a move or deal just played (``stock_before``: stock size before it)."""
     events: list[dict[str, Any]] = []
@@ -139,7 +79,7 @@ def _effect_events(game: Game, action: Action, stock_before: int) -> list[dict[s
     columns = game.position().columns
     if isinstance(action, Move):
         # When the move completed a run, the moved cards left the table with it.
-        moved = [] if runs else _card_names(columns[action.dst][-action.count :])
+        moved = [] if runs else card_names(columns[action.dst][-action.count :])
         events.append(
             {
                 "type": "move",
