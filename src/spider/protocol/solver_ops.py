@@ -1,5 +1,5 @@
 """Protocol operations of the solver package: ``hint``, ``status``, ``solve``, ``think`` and
-``review`` (:mod:`.review_op`).
+``review`` (:mod:`.review_ops`).
 
 :func:`solver_operations` gives them to a :class:`spider.protocol.session.Session`.  They answer
 with the usual state and add their own fields:

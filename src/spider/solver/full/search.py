@@ -11,9 +11,10 @@ stopped it first.  The search has two phases, each in its own module:
    the same canonical key searches the whole space; an empty open list proves the deal
    unwinnable.
 
-Positions are encoded compactly (:mod:`.positions`); time, node and memory limits, a stop event
-or callable, and Ctrl+C end the search with the partial result (:mod:`.limits`).  The solution
-is replayed through :class:`~spider.game.Game` before it is returned.
+Positions are encoded compactly (:mod:`~spider.solver.full.encoding`); time, node and memory
+limits, a stop event or callable, and Ctrl+C end the search with the partial result
+(:mod:`~spider.solver.budget`).  The solution is replayed through :class:`~spider.game.Game` before
+it is returned.
 """
 
 from __future__ import annotations
