@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/playouts.py --variants spider-4-classic --deals 10 --per-deal 3 \\
         --nodes 100,4000
 
-The measurement behind "Think harder"'s budget (docs/strength.md, the last section).  From the
+The measurement behind "Think harder"'s budget (docs/strength.md, "Aims").  From the
 opening of each deal, ``--per-deal`` play-outs go through every deal to the win or the end, the
 way "Think harder" plays the unknown: each card turned or dealt is drawn from the cards the
 player has not seen (:class:`spider.solver.worlds.World`, seeded by the play-out's number),

@@ -23,10 +23,10 @@ bounded in time:
 - **slow readers**: 100 connections that ask for a gzipped file (``pyodide.asm.wasm``, 3.5 MB
   gzipped) and read nothing: the growth of the server's resident memory (all its processes).
 
-Targets (issue 12; the probe measured 1,124 requests/s, p50 1.0 s, p99 2.5 s for static files at
-1,000 connections): at least three times the throughput, p99 under 500 ms, no errors. The load
-generator shares the machine's cores with the server: read the columns as a ratio under the
-same load.
+Targets (a first probe of the served app measured 1,124 requests/s, p50 1.0 s, p99 2.5 s for
+static files at 1,000 connections): at least three times the throughput, p99 under 500 ms, no
+errors. The load generator shares the machine's cores with the server: read the columns as a
+ratio under the same load.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ as it is, so CMA-ES's steps are factors and the weights stay positive.  A candid
 turned plus ``RUN_POINTS`` per run removed plus ``WIN_POINTS`` per win: wins alone are too rare
 at 4-suit Classic (a few in a hundred) to tell candidates apart.  Every candidate plays the same
 deals; that removes less of the luck than one would hope, since a small change of weight changes
-one early choice and the game goes elsewhere (``docs/strength.md`` has the figures).
+one early choice and the game goes elsewhere (``lab/strength-history.md`` has the figures).
 
 Every candidate's result goes to ``--out`` as it ends.  The optimiser's candidates depend only on
 its seed and the results told to it, so running the same command again replays the recorded

@@ -1,4 +1,4 @@
-"""The variants the solver benchmarks measure (issue 4, section 5), and the --variants option."""
+"""The seven variants the solver benchmarks measure, and the --variants option."""
 
 from __future__ import annotations
 

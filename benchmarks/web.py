@@ -22,8 +22,8 @@ turns, so the ratios are measured under the same load. It prints a table, side b
   whose worker only starts Pyodide with the same bytecode standard library, plainly on a first
   visit and from a memory snapshot of itself on a reload. No start of the app can be faster.
 
-Targets (issue 12): warm engine ready <= 800 ms, first visit engine ready <= 2.5 s, first
-visit first table <= 1 s; (issue 3) warm first paint <= 300 ms, input-to-paint p95 <= 50 ms,
+Targets: warm engine ready <= 800 ms, first visit engine ready <= 2.5 s, first visit first
+table <= 1 s; warm first paint <= 300 ms, input-to-paint p95 <= 50 ms,
 app < 150 KB compressed.
 """
 

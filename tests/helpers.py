@@ -21,7 +21,8 @@ FILL_POSITION = (
     "- / 4H 3H 2H AH / - / AS / 9S / 7S 6H / KS QS / 10s 7h js qh 2s 3s 8s jh 4s 5h"
 )
 
-# Words that would tell the player to deal, by language: a hint never does (seed 004).
+# Words that would tell the player to deal, by language: a hint never does (when to deal stays
+# the player's choice).
 ADVICE_TO_DEAL = {
     "en": re.compile(r"\bdeal (a|the|now|again)\b|\b(can|could|would let you|then) deal\b", re.I),
     "ca": re.compile(r"\breparteix\b|\brepartiu\b|\b(pugueu|podreu|podeu) repartir\b", re.I),

@@ -221,7 +221,7 @@ def test_a_position_that_claims_a_deal_but_holds_other_cards_is_refused() -> Non
 
 
 def test_the_issue_example_of_a_won_deal_in_five_moves_is_refused() -> None:
-    # Five deals and no card move cannot remove 7 runs nor turn 44 cards (issue 42, fault 11).
+    # Five deals and no card move cannot remove 7 runs nor turn 44 cards.
     example = (
         "spider 1 classic standard #3 / score=1195 moves=5 removed=SSSSSSS / KS QS JS 10S 9S 8S "
         "7S 6S 5S 4S 3S 2S / AS / - / - / - / - / - / - / - / - / -"

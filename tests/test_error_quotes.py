@@ -1,5 +1,5 @@
-"""Errors of the Python API quote what they were given shortened, never whole (issue 42, fault
-13): ``Game.new(game="x" * 10**6)`` must not answer with a megabyte of text."""
+"""Errors of the Python API quote what they were given shortened, never whole:
+``Game.new(game="x" * 10**6)`` must not answer with a megabyte of text."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The web app's texts in every language: the same keys everywhere, the plural forms each
 language's Intl.PluralRules picks, every language listed wherever languages are listed, and for
 the hint one text for each reason code the engine can give and none that tells the player to deal
-(seed 004: that choice stays the player's)."""
+(that choice stays the player's)."""
 
 from __future__ import annotations
 

@@ -88,7 +88,7 @@ def test_hint_then_the_next_best_on_the_same_table() -> None:
 
 
 def test_the_hint_leaves_dealing_to_the_player() -> None:
-    """Seed 004: no deal is ever suggested; a fill is called a fill."""
+    """No deal is ever suggested (that choice stays the player's); a fill is called a fill."""
     out = Terminal(["h"]).run(Game.from_code("SP1-S4C-AAAAAEC"))
     assert "Hint: No move seems to help. 5 deals are left." in out
     out = Terminal(["h"]).run(Game.from_text(FILL_POSITION))

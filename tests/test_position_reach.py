@@ -1,5 +1,5 @@
 """A position text that names its deal (``#N``) opens with the deal's code exactly when play can
-reach it from that deal (issue 42, fault 11).
+reach it from that deal.
 
 Every position reached by real play (random moves with undos, and the solver's winning lines,
 which turn every card and remove every run) loads again with its code; the same positions

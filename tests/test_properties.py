@@ -1,4 +1,4 @@
-"""Hypothesis properties over random play (issue 2, section 9)."""
+"""Hypothesis properties over random play."""
 
 from __future__ import annotations
 

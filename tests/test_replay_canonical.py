@@ -1,4 +1,4 @@
-"""One game, one replay link (issue 42, fault 13): a link whose code is not written as links
+"""One game, one replay link: a link whose code is not written as links
 write it, or whose numbers are padded with zero bytes, is refused, and every link the engine
 reads is the very link it would make of that game."""
 

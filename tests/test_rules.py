@@ -1,4 +1,4 @@
-"""The rules of issue 2, section 3, one by one, for each game and rule."""
+"""The rules of docs/rules.md, one by one, for each game and rule."""
 
 from __future__ import annotations
 

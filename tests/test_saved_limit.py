@@ -1,4 +1,4 @@
-"""Any saved game the engine writes, it reads back (issue 42, fault 12): past
+"""Any saved game the engine writes, it reads back: past
 ``MAX_SAVED_ACTIONS`` actions a game is written from a later start instead of growing past the
 1,000,000-character read limit."""
 

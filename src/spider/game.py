@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 DEFAULT_UNDO_LIMIT: Final = 400
-"""Default undo depth (as in seed 004); 100 reproduces seeds 000 and 001."""
+"""Default undo depth (as in the browser Spider); 100 is the two apps' depth (docs/rules.md)."""
 
 
 MoveRecord: TypeAlias = tuple[int, int, int, bool, int, bool, int, int, int]

@@ -1,4 +1,4 @@
-"""The daily deals and replay links in the real app (issue 15): one test each, at phone and
+"""The daily deals and replay links in the real app: one test each, at phone and
 desktop size (four page loads in all)."""
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ def test_hint_then_no_more_moves_and_share(page: Page, profile: str, screenshot:
     screenshot(page, "no-moves")
     dialog.locator('button[value="close"]').click()
     expect(dialog).to_be_hidden()
-    # H agrees with the dialog (issue 13, item 7): no move is suggested, "no moves" is said.
+    # H agrees with the dialog: no move is suggested, "no moves" is said.
     press_hint(page, profile)
     expect(page.locator("[data-message]")).to_have_text(
         "No moves are left. Undo a few steps, restart or start a new game."
@@ -210,7 +210,7 @@ def test_solver_check_demo_winnable_only_and_cancel(
     )
     expect(dialog.locator("[data-solve-progress]")).to_contain_text("positions searched")
     # The time is the search as the player waited for it (the solver's worker started first),
-    # never "0 s" (issue 13, item 7).
+    # never "0 s".
     expect(dialog.locator("[data-solve-progress]")).to_have_text(re.compile(r"· [1-9]\d* s$"))
     screenshot(page, "solve-winnable")
 

@@ -1,4 +1,4 @@
-"""Phones and the comforts of a good solitaire (issue 13, part B), each at the size where it was
+"""Phones and the comforts of a good solitaire, each at the size where it was
 found: taps and double taps, a confirmation before a game is abandoned, messages that leave the
 cards free, the landscape layout and its dialogs, texts that fit at 360 px in every language,
 sound, looks, a left-handed table and a win whose celebration leaves the words readable."""
@@ -124,7 +124,7 @@ def test_taps_restart_and_abandoning_on_a_phone(page: Page, screenshot: Any) -> 
     assert best_destination(game, 3, 1) is not None  # a second action was possible: not taken
 
     # A refusal says so over the completed runs, away from every face-up card, and a finger on
-    # the cards under it reaches them (issue 13, item 5).
+    # the cards under it reaches them.
     lonely = next(i for i in range(10) if best_destination(game, i, 1) is None)
     card(page, lonely).tap()
     box = page.locator("[data-message]")
@@ -141,7 +141,7 @@ def test_taps_restart_and_abandoning_on_a_phone(page: Page, screenshot: Any) -> 
     assert covered == []
     screenshot(page, "message")
 
-    # Restart takes the clock back to 0:00 (issue 13, item 7).
+    # Restart takes the clock back to 0:00.
     expect(page.locator("[data-time]")).not_to_have_text("0:00", timeout=3_000)
     click_action(page, "restart")
     page.locator('[data-action="confirm-ok"]').click()
@@ -162,7 +162,7 @@ def test_taps_restart_and_abandoning_on_a_phone(page: Page, screenshot: Any) -> 
     expect(page.locator(".card.held")).to_have_count(0)
 
     # The suits button asks before it abandons a game in progress; Cancel keeps the game and
-    # the statistics as they were (issue 13, item 2).
+    # the statistics as they were.
     before = stats(page)
     page.locator('[data-action="suits"]').click()
     confirm = page.locator("#dlg-confirm")
@@ -192,7 +192,7 @@ def test_landscape_phone_layout_and_dialogs(page: Page, screenshot: Any) -> None
     assert_shows(page, game)
     screenshot(page)
 
-    # One compact line on top: the status beside icon-only buttons (issue 13, item 5), as tall
+    # One compact line on top: the status beside icon-only buttons, as tall
     # as a button a finger can hit (44 px) and a pixel above and below.
     bar = page.locator(".bar").bounding_box()
     status = page.locator(".status").bounding_box()
@@ -290,7 +290,7 @@ def test_looks_sound_left_hand_and_win_on_desktop(page: Page, screenshot: Any) -
     assert stock is not None and runs is not None
     assert stock["x"] + stock["width"] <= runs["x"]  # the stock on the left
 
-    # The Italian statistics selector shows its whole text (issue 13, item 7).
+    # The Italian statistics selector shows its whole text.
     set_setting(page, "lang", "it")
     click_action(page, "stats")
     expect(page.locator("#dlg-stats")).to_be_visible()

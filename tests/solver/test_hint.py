@@ -201,7 +201,8 @@ def test_no_helpful_move_says_how_many_deals_are_left() -> None:
 
 
 def test_a_new_four_suit_deal_where_nothing_helps_leaves_dealing_to_the_player() -> None:
-    """Seed 004: the hint never suggests dealing a row; it states the deals left as a fact."""
+    """The hint never suggests dealing a row (that choice stays the player's); it states the
+    deals left as a fact."""
     best = hint(Game.from_code("SP1-S4C-AAAAAEC"))
     assert best.move is None and best.deal_possible and not best.no_more_moves
     assert best.reason == "nothing-helps-deals-left"
@@ -652,6 +653,7 @@ def test_the_variant_budget_looks_deep_enough_for_a_card_turning_line(
 def test_each_variant_has_its_lookahead_budget(variant: tuple[str, int, str], budget: int) -> None:
     # Deeper where it was measured to play better (4 suits, 1-suit Spider, 2-suit Spider under
     # the classic rule, where it weighs the cards its lines turn), shallower in 1-suit
-    # Spiderette, where a deeper look won no more; docs/strength.md has the figures behind each.
+    # Spiderette, where a deeper look won no more; lab/strength-history.md has the figures behind
+    # each.
     view = VisibleView.from_game(random_game(variant, 10_000, 20))
     assert default_node_budget(view) == budget

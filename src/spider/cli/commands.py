@@ -324,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     _add_game_commands(commands)
-    _add_share_commands(commands)  # issue 15: daily, replay (see the block below)
+    _add_share_commands(commands)  # daily, replay (see the block below)
     add_backup_command(commands)
 
     _add_serve_commands(commands)
@@ -856,7 +856,7 @@ def _add_analyze_command(commands: argparse._SubParsersAction[_Parser]) -> None:
 # ----------------------------------------------------------------- end of solver commands
 
 
-# ----------------------------------------------------------------- daily and replays (issue 15)
+# ----------------------------------------------------------------------- daily and replays
 
 
 def _day(text: str) -> date:

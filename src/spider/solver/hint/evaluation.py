@@ -48,14 +48,16 @@ _SUITED: Final = 20
 _LINKED: Final = 3
 _BREAK: Final = 5
 _COVER: Final = 2
-# The same four column weights in 4-suit classic games, tuned apart (see docs/strength.md).
+# The same four column weights in 4-suit classic games, tuned apart (lab/strength-history.md,
+# "Eight weights at once").
 _SUITED_FOUR_SUITS: Final = 20
 _LINKED_FOUR_SUITS: Final = 3
 _BREAK_FOUR_SUITS: Final = 5
 _COVER_FOUR_SUITS: Final = 2
 # 2-suit Spider: weights learned from games (a logistic regression of the outcome on these
 # facts, over the positions of 400 games the hint played on deals 20,000-20,399; see
-# docs/strength.md, "A learned evaluation at 2 suits"), scaled so that a turned card is _TURN.
+# lab/strength-history.md, "A learned evaluation at 2 suits"), scaled so that a turned card is
+# _TURN.
 _RUN_TWO_SUITS: Final = 352
 _EMPTY_TWO_SUITS: Final = 304
 _SUITED_TWO_SUITS: Final = 1.9
@@ -161,7 +163,7 @@ def judges_refilled(view: VisibleView) -> bool:
 def two_suit_spider(view: VisibleView) -> bool:
     """True in 2-suit Spider (ten columns, two decks), whose evaluation was learned from games
     (``_*_TWO_SUITS``).  Not in 2-suit Spiderette: there the same weights lost games (54 wins
-    of tuning deals 10,000-10,199 against 72, ``docs/strength.md``)."""
+    of tuning deals 10,000-10,199 against 72, ``lab/strength-history.md``)."""
     return view.suits == 2 and view.game == "spider"
 
 

@@ -97,7 +97,7 @@ ONE_SUIT_SPIDER_HINT_NODES: Final = 4000
 """The default budget in 1-suit Spider (ten columns): on tuning deals 10,000-10,399 it won 372
 games against 364 at :data:`ONE_SUIT_HINT_NODES` (23 deals won only with it, 15 only without;
 each half of the deals on its side) and removed 7.64 runs a game against 7.48, with a
-95th-percentile hint of 59 ms (``docs/strength.md``)."""
+95th-percentile hint of 59 ms (``lab/strength-history.md``)."""
 
 TWO_SUIT_CLASSIC_HINT_NODES: Final = 4000
 """The default budget in 2-suit Spider under the classic rule, where the hint weighs its best
@@ -105,7 +105,7 @@ lines over the card each turns (:func:`weighs_next_card`).  On tuning deals 10,2
 won 206 games against 187 at :data:`DEFAULT_HINT_NODES` (39 deals won only with it, 20 only
 without), and on reported deals 0-499 323 against 294 (64.6% against 58.8%).  Its
 95th-percentile hint costs what the 1,000-position hint cost before the lookahead kept its
-columns in a :class:`~.column_table.ColumnTable` (``docs/strength.md``)."""
+columns in a :class:`~.column_table.ColumnTable` (``lab/strength-history.md``)."""
 
 FOUR_SUIT_CLASSIC_HINT_NODES: Final = 4000
 """The default budget in 4-suit games under the classic rule (Spider and Spiderette).  There a
@@ -113,12 +113,12 @@ line that turns a card often needs several moves to take off-suit builds apart, 
 positions have few moves, so a deeper look costs little: on tuning deals 10,000-10,199 of
 4-suit Classic Spider it won 12 games against 9 at :data:`DEFAULT_HINT_NODES`, with 0.64 runs
 removed a game against 0.49, and its 95th-percentile hint stayed under 100 ms
-(``docs/strength.md``)."""
+(``lab/strength-history.md``)."""
 
 FOUR_SUIT_FLEXIBLE_HINT_NODES: Final = 3000
 """The default budget in 4-suit games under the flexible rule: on tuning deals 10,000-10,199 it
 won 98 games against 90 at :data:`DEFAULT_HINT_NODES` (4.06 runs a game against 3.73), with a
-95th-percentile hint of 66 ms (``docs/strength.md``)."""
+95th-percentile hint of 66 ms (``lab/strength-history.md``)."""
 
 
 def default_node_budget(view: VisibleView) -> int:
@@ -414,9 +414,9 @@ def hint_report(
 
 def weighs_next_card(view: VisibleView) -> bool:
     """True where the quick hint weighs its best lines over the card each turns: 2-suit
-    Spider under the classic rule, where it won more games (``docs/strength.md``).  At 1 suit
-    and under the Flexible rule it won no more; at 4-suit Classic it costs about four times
-    the quick hint's time, so there only "Think harder" weighs (at its root)."""
+    Spider under the classic rule, where it won more games (``lab/strength-history.md``).  At
+    1 suit and under the Flexible rule it won no more; at 4-suit Classic it costs about four
+    times the quick hint's time, so there only "Think harder" weighs (at its root)."""
     return two_suit_spider(view) and not view.flexible
 
 

@@ -138,7 +138,7 @@ the quick hint looks in each variant (4 times at 4-suit Classic).  Its best line
 unless the play-outs overrule it (:func:`hint_lead`).  It was chosen on the first 69 tuning
 deals of 4-suit Classic (10,000-10,068: 6 wins against 4 at the quick hint's 4,000); all 200
 (10,000-10,199) later gave 8 against 12, so it is no stronger there, only slower
-(``docs/strength.md``, "A deeper lookahead at 4-suit Classic")."""
+(``lab/strength-history.md``, "A deeper lookahead at 4-suit Classic")."""
 
 MAX_LOOKAHEAD_NODES: Final = 10_000_000
 """The largest root lookahead accepted."""
@@ -199,7 +199,7 @@ def root_weighs_cards(view: VisibleView) -> bool:
     """True where the root's best lines are weighed over the cards they could turn: where the
     quick hint weighs them (:func:`~.hint.weighs_next_card`), and in 4-suit Spider under the
     classic rule, where the weighing costs the quick hint too much time but won more games
-    (``docs/strength.md``, "The next card weighed at 4-suit Classic")."""
+    (``lab/strength-history.md``, "The next card weighed at 4-suit Classic")."""
     return (view.game == "spider" and four_suit_classic(view)) or weighs_next_card(view)
 
 
