@@ -34,7 +34,8 @@ VERSION = spider.__version__
 
 
 def check_built_files(dist: Path) -> None:
-    """The three files, ``twine check`` clean; the core wheel small and standard library only."""
+    """The three files, ``twine check`` clean; the core wheel small and standard library only;
+    neither the sdist nor the wheel carries the lab."""
     core = dist / f"spider_solitaire-{VERSION}-py3-none-any.whl"
     sdist = dist / f"spider_solitaire-{VERSION}.tar.gz"
     runtime = dist / f"spider_solitaire_runtime-{VERSION}-py3-none-any.whl"
@@ -56,6 +57,11 @@ def check_built_files(dist: Path) -> None:
     top = f"spider_solitaire-{VERSION}"
     for name in ("pyproject.toml", "CHANGELOG.md", "src/spider/__init__.py", "docs/hosting.md"):
         assert f"{top}/{name}" in members, name
+    # The lab (experiment logs, measurements as they were made) and the benchmarks' results stay
+    # in the repository: neither archive carries them.
+    outside = (f"{top}/lab/", f"{top}/benchmarks/")
+    assert not [name for name in members if name.startswith(outside)]
+    assert not [name for name in names if name.startswith(("lab/", "benchmarks/"))]
 
 
 def get_json(url: str) -> dict[str, object]:
