@@ -206,7 +206,7 @@ def position_error(text: str) -> InvalidPosition:
 
 
 def test_a_position_that_claims_a_deal_but_holds_other_cards_is_refused() -> None:
-    # The issue's example: 7 runs gone and 13 cards left, 'moves=0', a huge score, '#3'.
+    # A forged position: 7 runs gone and 13 cards left, 'moves=0', a huge score, '#3'.
     left = "KS 3S 2S AS / QS / JS / 10S / 9S / 8S / 7S / 6S / 5S / 4S"
     forged = f"spider 1 classic standard #3 / score=99999 moves=0 removed=SSSSSSS / {left} / -"
     assert position_error(forged).code == "impossible-counters"
@@ -220,7 +220,7 @@ def test_a_position_that_claims_a_deal_but_holds_other_cards_is_refused() -> Non
     )
 
 
-def test_the_issue_example_of_a_won_deal_in_five_moves_is_refused() -> None:
+def test_a_won_deal_in_five_moves_is_refused() -> None:
     # Five deals and no card move cannot remove 7 runs nor turn 44 cards.
     example = (
         "spider 1 classic standard #3 / score=1195 moves=5 removed=SSSSSSS / KS QS JS 10S 9S 8S "

@@ -53,9 +53,9 @@ def test_drag_and_drop(page: Page, profile: str, screenshot: Any) -> None:
     # No column stays highlighted after the drop.
     assert page.locator("[data-column].accepts").count() == 0
 
-    # A drop lands where it is dropped (seeds 000 and 001): the column the cards overlap most
-    # decides. The 7 of spades released 70% over the 3 of spades is refused with the rule,
-    # though the 8 of spades beside it would take it.
+    # A drop lands where it is dropped, as the Spider and Spiderette apps do: the column the
+    # cards overlap most decides. The 7 of spades released 70% over the 3 of spades is refused
+    # with the rule, though the 8 of spades beside it would take it.
     assert [m.dst for m in game.legal_moves() if m.src == 3] == [6]
     settle(page)
     drag(page, profile, 3, -1, 5, to=overlapping(page, 3, -1, over=5, beside=6), hold=marked(5))

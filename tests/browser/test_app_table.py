@@ -35,7 +35,7 @@ def test_loading_shows_the_engine_state(
     assert_shows(page, game)
     # The address no longer carries the code: a reload keeps the game being played.
     assert "code=" not in page.url
-    # The hooks of the issue: stock, completed row, buttons.
+    # The hooks the tests read: stock, completed row, buttons.
     stock = page.locator("[data-stock]")
     expect(stock).to_have_attribute("data-deals-left", "5")
     expect(page.locator("[data-completed]")).to_have_attribute("data-completed", "0")

@@ -3,8 +3,8 @@
 //
 // A press on a face-up card that moves a few pixels lifts that card and every card above it.
 // The group follows the pointer through transforms only, written once per frame. On release the
-// column under the group decides: the one it overlaps most (seeds 000 and 001; a column that
-// cannot take it refuses, with the rule's reminder). Only with automatic placement on
+// column under the group decides: the one it overlaps most, as the Spider and Spiderette apps
+// do (a column that cannot take it refuses, with the rule's reminder). Only with automatic placement on
 // (`forgiving()`) does an accepting column among those it overlaps win, the nearest to the group's
 // centre first. Which columns accept is the engine's answer (`accepts`), never decided here: this
 // module is geometry, and reports what the player did through the callbacks it is given.

@@ -36,7 +36,7 @@ export class NoMoves {
    * Asks whether no moves are left, but only when no deal can ever happen again (otherwise the
    * answer is no and nothing is asked). A quick bounded check runs in the game engine after the
    * table is painted; when it cannot decide, the full one runs in the solver's worker, so play
-   * never waits for it. With the "No more moves" setting off (seeds 000 and 001: some apps never
+   * never waits for it. With the "No more moves" setting off (some apps never
    * say it) it runs only when `asked`: on H.
    */
   check(asked = false) {
