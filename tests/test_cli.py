@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from spider import Game
-from spider.cli.commands import build_parser, main
+from spider.cli import main
+from spider.cli.parser import build_parser
 
 
 def test_new_prints_code_and_layout(capsys: pytest.CaptureFixture[str]) -> None:

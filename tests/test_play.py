@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from spider import Game
-from spider.cli.commands import load_game, main
+from spider.cli import main
+from spider.cli.game_source import load_game
 from spider.cli.play import HELP, play
 from spider.moves import action_from_text
 from spider.solver import hint, solve

@@ -521,7 +521,7 @@ def test_traversal_over_a_real_socket(site: dict[str, Path]) -> None:
 
 EXPECTED_EXCLUDED = {
     "spider/serve/app.py",
-    "spider/cli/commands.py",
+    "spider/cli/parser.py",
     "spider/__main__.py",
     "spider/research/gym.py",
     "spider/research/openspiel.py",
@@ -588,7 +588,7 @@ def test_engine_file_selection(tmp_path: Path) -> None:
         "game.py",
         "serve/app.py",
         "serve/syncstore/sqlite.py",
-        "cli/commands.py",
+        "cli/parser.py",
         "research/gym.py",
         "py.typed",
         "notes.txt",
