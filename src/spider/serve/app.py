@@ -565,14 +565,12 @@ def serve(
 
     Raises:
         spider.serve.pyodide_runtime.RuntimeProblem: the Pyodide runtime is missing or not the
-        pinned
-            one (nothing is served: the page could not start).
+            pinned one (nothing is served: the page could not start).
         spider.serve.syncstore.StoreError: the sync database cannot be opened.
         spider.serve.listen.ListenProblem: it cannot listen on ``host:port`` (checked before
             the app is built).
     """
     import uvicorn
-    from uvicorn.supervisors import Multiprocess
 
     from spider.serve.http_protocol import TimedHttpToolsProtocol, configure
     from spider.serve.listen import listen_sockets
@@ -582,25 +580,8 @@ def serve(
     sockets = listen_sockets(host, port)
     sync = options.sync.open() if options.sync is not None else None
     app = create_app(sync=sync)
-    state = app.state
     url = browser_url(host, port)
-    print(
-        f"spider serve: {url} (spider-solitaire {__version__}, engine {state.engine.version}, "
-        f"{len(state.engine.files)} files; Pyodide {state.pyodide_version} "
-        f"from {state.pyodide_dir}; {options.workers} worker(s))",
-        file=sys.stderr,
-    )
-    if sync is not None:
-        print(
-            f"spider serve: sync at {SYNC_PATH}, data in {sync.store.kind} {sync.store.location}",
-            file=sys.stderr,
-        )
-    if state.bytecode is None:
-        print(
-            "spider serve: warning: no bytecode built for this engine (run `make`): "
-            "the app starts from sources, slower",
-            file=sys.stderr,
-        )
+    _announce(app, url, sync, options.workers)
     configure(float(options.timeout_request), float(options.timeout_send))
     if open_browser:
         threading.Thread(target=_open_when_listening, args=(host, port, url), daemon=True).start()
@@ -618,18 +599,51 @@ def serve(
         del app
         if sync is not None:
             sync.store.close()
-        if options.sync is not None:
-            os.environ[SYNC_ENV] = options.sync.to_env()
-        config = uvicorn.Config(
-            "spider.serve.app:worker_app", factory=True, workers=options.workers, **settings
-        )
-        Multiprocess(config, sockets=sockets).run()
+        _serve_workers(options, settings, sockets)
         return
     try:
         uvicorn.Server(uvicorn.Config(app, **settings)).run(sockets=sockets)
     finally:
         if sync is not None:
             sync.store.close()
+
+
+def _announce(app: Starlette, url: str, sync: SyncService | None, workers: int) -> None:
+    """What ``spider serve`` serves, where, and from which files, on stderr."""
+    state = app.state
+    print(
+        f"spider serve: {url} (spider-solitaire {__version__}, engine {state.engine.version}, "
+        f"{len(state.engine.files)} files; Pyodide {state.pyodide_version} "
+        f"from {state.pyodide_dir}; {workers} worker(s))",
+        file=sys.stderr,
+    )
+    if sync is not None:
+        print(
+            f"spider serve: sync at {SYNC_PATH}, data in {sync.store.kind} {sync.store.location}",
+            file=sys.stderr,
+        )
+    if state.bytecode is None:
+        print(
+            "spider serve: warning: no bytecode built for this engine (run `make`): "
+            "the app starts from sources, slower",
+            file=sys.stderr,
+        )
+
+
+def _serve_workers(
+    options: ServeOptions, settings: dict[str, Any], sockets: list[socket.socket]
+) -> None:
+    """Serve on ``options.workers`` processes sharing ``sockets``, each building its own app
+    (:func:`worker_app`) with the sync configuration passed on in the environment."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    if options.sync is not None:
+        os.environ[SYNC_ENV] = options.sync.to_env()
+    config = uvicorn.Config(
+        "spider.serve.app:worker_app", factory=True, workers=options.workers, **settings
+    )
+    Multiprocess(config, sockets=sockets).run()
 
 
 def worker_app() -> Starlette:

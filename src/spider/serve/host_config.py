@@ -257,9 +257,37 @@ def caddyfile(
     upstream = check_sync_url(sync) if sync is not None else None
     proxied = [SYNC_PATHS[0], SYNC_PATHS[1] + "*"] if upstream is not None else []
     served = served_paths(files)
-    static = _static_rules(rules)
     lines = [
         f"# {GENERATED}",
+        *_caddy_global_options(),
+        "",
+        f"{{$SPIDER_SITE_ADDRESS::{port}}} {{",
+        f"\troot * {_quoted(root)}",
+        "\theader {",
+        *(f"\t\t{name} {_quoted(value)}" for name, value in SECURITY_HEADERS.items()),
+        "\t}",
+        *_caddy_rule_headers(_static_rules(rules), proxied),
+        *_caddy_content_types(),
+    ]
+    if upstream is not None:
+        lines += _caddy_sync_proxy(proxied, upstream)
+    lines += [
+        "\t# Only the files of the build: no dot file, no link left beside them.",
+        f"\t@elsewhere not path {' '.join([*served, *proxied])}",
+        "\trespond @elsewhere 404",
+        f"\trespond {' '.join(HIDDEN_FILES)} 404",
+        "\tfile_server {",
+        "\t\tprecompressed br gzip",
+        "\t}",
+        "}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _caddy_global_options() -> list[str]:
+    """The Caddyfile's global options: the admin endpoint and the HTTP timeouts."""
+    return [
         "{",
         "\tadmin {$SPIDER_CADDY_ADMIN:localhost:2019}",
         "\tservers {",
@@ -270,13 +298,13 @@ def caddyfile(
         "\t\t}",
         "\t}",
         "}",
-        "",
-        f"{{$SPIDER_SITE_ADDRESS::{port}}} {{",
-        f"\troot * {_quoted(root)}",
-        "\theader {",
-        *(f"\t\t{name} {_quoted(value)}" for name, value in SECURITY_HEADERS.items()),
-        "\t}",
     ]
+
+
+def _caddy_rule_headers(static: list[PathRule], proxied: list[str]) -> list[str]:
+    """A matcher and a header directive per rule; a rule leaves the paths of more specific rules
+    (and the proxied sync paths) to them."""
+    lines = []
     for index, rule in enumerate(static):
         excluded = _more_specific(rule, static)
         if rule.is_prefix and any(p.startswith(rule.path) for p in proxied):
@@ -290,32 +318,31 @@ def caddyfile(
         lines.append(f"\theader @rule{index} {{")
         lines += [f"\t\t{name} {_quoted(value)}" for name, value in rule.headers.items()]
         lines.append("\t}")
+    return lines
+
+
+def _caddy_content_types() -> list[str]:
+    """A matcher and a ``Content-Type`` header per media type, by file extension."""
+    lines = []
     for media, exts in sorted(_media_types().items()):
         name = "type_" + exts[0]
         lines.append(f"\t@{name} path {' '.join(f'*.{ext}' for ext in exts)}")
         full = next(v for v in MIME_TYPES.values() if v.partition(";")[0].strip() == media)
         lines.append(f"\theader @{name} Content-Type {_quoted(full)}")
-    if upstream is not None:
-        lines += [
-            "\t# The sync service (spider serve): docs/hosting.md, docs/sync.md.",
-            f"\t@sync path {' '.join(proxied)}",
-            f"\treverse_proxy @sync {upstream} {{",
-            "\t\t# The security headers are set above for every answer: not twice.",
-            *(f"\t\theader_down -{name}" for name in SECURITY_HEADERS),
-            "\t}",
-        ]
-    lines += [
-        "\t# Only the files of the build: no dot file, no link left beside them.",
-        f"\t@elsewhere not path {' '.join([*served, *proxied])}",
-        "\trespond @elsewhere 404",
-        f"\trespond {' '.join(HIDDEN_FILES)} 404",
-        "\tfile_server {",
-        "\t\tprecompressed br gzip",
+    return lines
+
+
+def _caddy_sync_proxy(proxied: list[str], upstream: str) -> list[str]:
+    """``/api/sync`` passed on to the sync service at ``upstream``, without its security
+    headers (the site sets them for every answer)."""
+    return [
+        "\t# The sync service (spider serve): docs/hosting.md, docs/sync.md.",
+        f"\t@sync path {' '.join(proxied)}",
+        f"\treverse_proxy @sync {upstream} {{",
+        "\t\t# The security headers are set above for every answer: not twice.",
+        *(f"\t\theader_down -{name}" for name in SECURITY_HEADERS),
         "\t}",
-        "}",
-        "",
     ]
-    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------- _headers

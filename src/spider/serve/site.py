@@ -192,28 +192,8 @@ def build_site(
         _static_page(item, sync is not None) if item.url == INDEX_URL else item
         for item in app.state.site_files()
     ]
-    urls = [item.url for item in files]
-    rules = path_rules(version)
-    root = str(deploy / PUBLIC)
-    locations = str(deploy / NGINX_DIR / NGINX_LOCATIONS)
-    try:
-        configs = {
-            f"{NGINX_DIR}/{NGINX_LOCATIONS}": nginx_locations(
-                rules, root, urls, None if sync is None else (sync, MAX_BODY_BYTES)
-            ),
-            f"{NGINX_DIR}/{NGINX_SERVER}": nginx_server(locations, port),
-            CADDYFILE: caddyfile(rules, root, urls, port, sync),
-            f"{PUBLIC}/_headers": headers_file(rules, urls),
-        }
-    except ValueError as error:
-        raise SiteError(str(error)) from None
-
-    for name in OUTPUTS:
-        old = directory / name
-        if old.is_dir() and not old.is_symlink():
-            shutil.rmtree(old)
-        elif old.exists() or old.is_symlink():
-            old.unlink()
+    configs = _host_configs(version, deploy, [item.url for item in files], port, sync)
+    _remove_outputs(directory)
     directory.mkdir(parents=True, exist_ok=True)
     public = directory / PUBLIC
     total = compressed = 0
@@ -235,3 +215,34 @@ def build_site(
     }
     _write(directory / MARKER, (json.dumps(marker, indent=1) + "\n").encode("utf-8"))
     return SiteReport(directory, len(files), total, compressed, version)
+
+
+def _host_configs(
+    version: str, deploy: Path, urls: list[str], port: int, sync: str | None
+) -> dict[str, str]:
+    """The nginx, Caddy and ``_headers`` configurations of a site deployed at ``deploy``, by
+    their path in the build."""
+    rules = path_rules(version)
+    root = str(deploy / PUBLIC)
+    locations = str(deploy / NGINX_DIR / NGINX_LOCATIONS)
+    try:
+        return {
+            f"{NGINX_DIR}/{NGINX_LOCATIONS}": nginx_locations(
+                rules, root, urls, None if sync is None else (sync, MAX_BODY_BYTES)
+            ),
+            f"{NGINX_DIR}/{NGINX_SERVER}": nginx_server(locations, port),
+            CADDYFILE: caddyfile(rules, root, urls, port, sync),
+            f"{PUBLIC}/_headers": headers_file(rules, urls),
+        }
+    except ValueError as error:
+        raise SiteError(str(error)) from None
+
+
+def _remove_outputs(directory: Path) -> None:
+    """Remove what an earlier build wrote into ``directory`` (a link itself, not its target)."""
+    for name in OUTPUTS:
+        old = directory / name
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        elif old.exists() or old.is_symlink():
+            old.unlink()
