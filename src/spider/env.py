@@ -287,8 +287,7 @@ class SpiderEnv:
         """The action the quick hint recommends (:func:`spider.solver.hint.quick.hint_action`, from
         the visible position only), as an integer: its best move, or the deal when it offers no move
         and a deal is allowed; None when it has nothing to suggest or the game is won.  A bot
-        that plays it at every step plays as the benchmarks' hint player does
-        (``benchmarks/fairplay.py``)."""
+        that plays it at every step plays as a player who follows every hint."""
         action = hint_action(self.game)
         return None if action is None else self.move_to_action(action)
 

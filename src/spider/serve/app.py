@@ -10,17 +10,15 @@ URLs:
   ``spider-solitaire-runtime``, or ``$SPIDER_PYODIDE_DIR``). The versioned URL is
   cached for a year as immutable; the plain one is revalidated (``no-cache`` + ETag) so that an
   upgrade can never mix files of two versions in a browser cache. Responses carry
-  ``X-Pyodide-Version``;
-  Only the files the page uses are served (not Pyodide's consoles, type declarations, source
-  maps or read-me);
+  ``X-Pyodide-Version``. Only the files the page uses are served (not Pyodide's consoles, type
+  declarations, source maps or read-me);
 - ``/engine.zip``: the engine (see :mod:`spider.serve.engine_zip`), as bytecode compiled by
-Pyodide's
-  CPython when ``make`` built it for these sources (see :mod:`spider.serve.bytecode`), else as
-  sources; unpack into a directory on ``sys.path`` and ``import spider``; ``/engine.json``: the
-  release (``release``, ``spider.__version__``), the engine's version (content hash of the
-  sources), format, file list, the Pyodide version, versioned URL and the names of its files
-  served (``pyodide.files``), the URL of the bytecode standard library (``stdlib``, or null)
-  and whether the worker may keep a memory snapshot (``snapshot``);
+  Pyodide's CPython when ``make`` built it for these sources (see :mod:`spider.serve.bytecode`),
+  else as sources; unpack into a directory on ``sys.path`` and ``import spider``;
+  ``/engine.json``: the release (``release``, ``spider.__version__``), the engine's version
+  (content hash of the sources), format, file list, the Pyodide version, versioned URL and the
+  names of its files served (``pyodide.files``), the URL of the bytecode standard library
+  (``stdlib``, or null) and whether the worker may keep a memory snapshot (``snapshot``);
 - ``/stdlib/<hash>.zip``: the standard library as bytecode (``loadPyodide``'s ``stdLibURL``),
   immutable;
 - ``/start.json?request=<JSON>``: the reply to the page's first request, dealt by the engine
@@ -37,10 +35,10 @@ table of :mod:`spider.serve.headers` (which ``spider build-site`` writes the ngi
 outside the served roots are 404 (the sync service also takes PUT and DELETE).
 Files are answered from memory (:mod:`spider.serve.static`);
 a plain request for an unchanged file is replayed whole before routing (``ReplayMiddleware``).
-:func:`serve` runs uvicorn's httptools protocol on Python's own asyncio loop (uvloop was slower
-here and let new connections wait seconds to be accepted under load: ``benchmarks/serve.py``),
-with timeouts for slow and idle clients and a direct answer for kept files
-(:mod:`spider.serve.http_protocol`), in one or more worker processes.
+:func:`serve` runs uvicorn's httptools protocol on Python's own asyncio loop (under load it
+accepts new connections sooner than uvloop does), with timeouts for slow and idle clients and a
+direct answer for kept files (:mod:`spider.serve.http_protocol`), in one or more worker
+processes.
 """
 
 from __future__ import annotations
@@ -481,8 +479,8 @@ def create_app(
     ``web_dir`` to ``spider/web/``, ``engine_dir`` (the package zipped into ``/engine.zip``) to the
     ``spider`` package itself, ``bytecode_dir`` to
     :func:`spider.serve.pyodide_runtime.default_bytecode_dir`. ``fast_start=False`` serves the plain
-    start (sources only, no ``/start.json``), for comparison in benchmarks; ``snapshot=False``
-    tells the worker not to use a memory snapshot (``snapshot`` in ``/engine.json``), likewise.
+    start (sources only, no ``/start.json``); ``snapshot=False`` tells the worker not to use a
+    memory snapshot (``snapshot`` in ``/engine.json``).
     ``extra_static`` maps URL prefixes (``"_test/"``, no leading slash, with a trailing one) to
     more directories, served with ``no-cache``: tests use it for their own pages. ``sync``:
     the sync service to answer under ``/api/sync`` (None: no sync, and the page offers none).

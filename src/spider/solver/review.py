@@ -298,11 +298,11 @@ def review(
     """Find the last winnable position of ``game``'s played line and the move that lost it.
 
     ``time_limit`` bounds the whole review and ``position_time_limit`` each solver run (seconds,
-    None: no limit); ``node_limit`` caps the positions of each run (deterministic budgets for
-    tests and benchmarks).  ``think_iterations`` is the budget of "Think harder" at the losing
-    move (0: not asked).  ``progress`` is called before each probe and every ``progress_every``
-    expanded positions; ``stop`` (an event or a callable) and Ctrl+C end the review with what it
-    has proven.  ``ValueError`` for a bad budget.
+    None: no limit); ``node_limit`` caps the positions of each run (a budget that does not
+    depend on the machine's speed).  ``think_iterations`` is the budget of "Think harder" at the
+    losing move (0: not asked).  ``progress`` is called before each probe and every
+    ``progress_every`` expanded positions; ``stop`` (an event or a callable) and Ctrl+C end the
+    review with what it has proven.  ``ValueError`` for a bad budget.
     """
     _check_budgets(time_limit, position_time_limit, node_limit, think_iterations)
     budget = _Budget(

@@ -567,8 +567,8 @@ def hint_action(game: Game, report: HintReport | None = None) -> Action | None:
     """What a player who does as the hint says plays next: its best move (a fill when the deal
     needs one), else the deal when the rules allow one now, else None (the game is won, or
     nothing is left to suggest).  ``report`` is the game's :func:`hint_report`, asked here when
-    not given.  The benchmarks' hint player and :meth:`spider.env.SpiderEnv.hint_action` play
-    this (with a bound on the actions, as the benchmarks keep)::
+    not given.  :meth:`spider.env.SpiderEnv.hint_action` plays this; a player who follows the
+    hint to the end plays (with a bound on the actions)::
 
         for _ in range(1500):
             action = hint_action(game)
