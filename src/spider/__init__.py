@@ -1,10 +1,11 @@
 """Spider and Spiderette solitaire: the rules engine.
 
->>> from spider import Game
->>> g = Game.new("spider", suits=2, number=3)
->>> g.code
-'SP1-S2C-AAAAAAD'
->>> g.move(*g.legal_moves()[0]) if g.legal_moves() else g.deal()
+Examples:
+    >>> from spider import Game
+    >>> g = Game.new("spider", suits=2, number=3)
+    >>> g.code
+    'SP1-S2C-AAAAAAD'
+    >>> g.move(*g.legal_moves()[0]) if g.legal_moves() else g.deal()
 
 The engine uses only the Python standard library; it runs unchanged under Pyodide.
 """

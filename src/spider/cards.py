@@ -54,10 +54,11 @@ def parse_card_int(text: str) -> int:
 class Card:
     """A playing card.  Immutable, hashable, compared by rank and suit.
 
-    >>> Card.parse("QH")
-    Card(12, 'H')
-    >>> str(Card(10, "S"))
-    '10S'
+    Examples:
+        >>> Card.parse("QH")
+        Card(12, 'H')
+        >>> str(Card(10, "S"))
+        '10S'
     """
 
     __slots__ = ("_value",)

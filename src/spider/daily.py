@@ -12,8 +12,9 @@ So every daily deal can be won.  The date is the player's own calendar date: the
 local date, ``spider daily`` uses the computer's.  The catalogue is part of the definition: the
 test vectors of ``docs/shuffle.md`` pin it, and a test checks them against this module.
 
->>> [deal.code for deal in daily_deals(date(2026, 11, 30))][:1]
-['SP1-S1C-GZJHIZH']
+Examples:
+    >>> [deal.code for deal in daily_deals(date(2026, 11, 30))][:1]
+    ['SP1-S1C-GZJHIZH']
 """
 
 from __future__ import annotations

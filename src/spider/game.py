@@ -116,9 +116,10 @@ class Game:
 
     Create one with :meth:`new`, :meth:`from_code`, :meth:`from_text` or :meth:`from_json`.
 
-    >>> g = Game.from_code("SP1-S2C-AAAAAAD")
-    >>> g.deals_left, len(g.columns), g.score
-    (5, 10, 500)
+    Examples:
+        >>> g = Game.from_code("SP1-S2C-AAAAAAD")
+        >>> g.deals_left, len(g.columns), g.score
+        (5, 10, 500)
     """
 
     __slots__ = (

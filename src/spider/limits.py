@@ -77,10 +77,11 @@ def excerpt(value: object, limit: int = _EXCERPT_CHARS) -> str:
     argument: a long text shows its start and length, a huge integer its size, a container its
     first items (:mod:`reprlib`), anything else its repr cut short.
 
-    >>> excerpt("x" * 100)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100 characters)"
-    >>> excerpt(list(range(1000)))
-    '[0, 1, 2, 3, ...]'
+    Examples:
+        >>> excerpt("x" * 100)
+        "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100 characters)"
+        >>> excerpt(list(range(1000)))
+        '[0, 1, 2, 3, ...]'
     """
     if isinstance(value, str) and len(value) > limit - 4:
         return f"{value[: limit - 4]!r}… ({len(value)} characters)"

@@ -15,12 +15,13 @@ link either gives back exactly the game that made it or is refused with an
 other than :func:`~spider.codes.format_code` writes it (lower case, ``SP1-S1F-…`` for
 ``SP1-S1C-…``) and a number padded with zero bytes are refused.
 
->>> from spider import Game
->>> game = Game.from_code("SP1-S1C-AAAAAAD")
->>> game.push(game.legal_moves()[0])
->>> link = encode_replay(game)
->>> decode_replay(link).final().to_text() == game.to_text()
-True
+Examples:
+    >>> from spider import Game
+    >>> game = Game.from_code("SP1-S1C-AAAAAAD")
+    >>> game.push(game.legal_moves()[0])
+    >>> link = encode_replay(game)
+    >>> decode_replay(link).final().to_text() == game.to_text()
+    True
 """
 
 from __future__ import annotations

@@ -8,10 +8,11 @@ as trustworthy as the engine itself.
 The flexible rule allows every move of the classic rule, so a deal winnable under the classic
 rule is winnable under the flexible rule as well: both rules share one list.
 
->>> from spider.winnable import random_winnable_number, winnable_numbers
->>> number = random_winnable_number("spiderette", suits=1)
->>> number in winnable_numbers("spiderette", suits=1)
-True
+Examples:
+    >>> from spider.winnable import random_winnable_number, winnable_numbers
+    >>> number = random_winnable_number("spiderette", suits=1)
+    >>> number in winnable_numbers("spiderette", suits=1)
+    True
 """
 
 from __future__ import annotations

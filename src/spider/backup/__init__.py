@@ -5,14 +5,15 @@ that the web page writes ("Back up") and reads back ("Restore"), and that a sync
 between devices.  This module reads one and checks everything in it
 (:func:`read_backup`), merges two (:func:`merge`) and says what one holds (:func:`summary`).
 
->>> doc = read_backup('{"format": "spider-backup", "version": 1, '
-...                   '"written": "2026-12-05T01:02:03.000Z", "device": "phone", "game": null, '
-...                   '"stats": {"devices": {}}, "daily": {"days": {}}, "settings": null}')
->>> merged, changed = merge(doc, doc)
->>> merged == doc, bool(changed)
-(True, False)
->>> summary(doc)["stats"]["played"]
-0
+Examples:
+    >>> doc = read_backup('{"format": "spider-backup", "version": 1, '
+    ...                   '"written": "2026-12-05T01:02:03.000Z", "device": "phone", "game": null, '
+    ...                   '"stats": {"devices": {}}, "daily": {"days": {}}, "settings": null}')
+    >>> merged, changed = merge(doc, doc)
+    >>> merged == doc, bool(changed)
+    (True, False)
+    >>> summary(doc)["stats"]["played"]
+    0
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
 """Spider and Spiderette as Gymnasium environments (the ``gym`` extra).
 
->>> import gymnasium
->>> import spider.research.gym  # registers the environments
->>> env = gymnasium.make("spider_solitaire/Spiderette-v0", suits=2)
->>> observation, info = env.reset(seed=7)
->>> sorted(observation), observation["face_up"].shape, env.action_space
-(['completed', 'deals_left', 'face_down', 'face_up'], (7, 52), Discrete(638))
->>> action = int(info["action_mask"].nonzero()[0][-1])  # a legal action
->>> observation, reward, terminated, truncated, info = env.step(action)
+Examples:
+    >>> import gymnasium
+    >>> import spider.research.gym  # registers the environments
+    >>> env = gymnasium.make("spider_solitaire/Spiderette-v0", suits=2)
+    >>> observation, info = env.reset(seed=7)
+    >>> sorted(observation), observation["face_up"].shape, env.action_space
+    (['completed', 'deals_left', 'face_down', 'face_up'], (7, 52), Discrete(638))
+    >>> action = int(info["action_mask"].nonzero()[0][-1])  # a legal action
+    >>> observation, reward, terminated, truncated, info = env.step(action)
 
 ``spider_solitaire/Spider-v0`` (keyword arguments ``suits=``, ``rule=``, ``scoring=``) and
 ``spider_solitaire/Spiderette-v0`` (``suits=``, ``scoring=``) are registered when this module is

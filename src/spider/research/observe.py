@@ -6,12 +6,13 @@ each column's face-up cards (bottom to top, as card indices 1..52, 0 where there
 many cards lie face down under them, the deals left, and the suit of each run removed.  Nothing
 face down and nothing of the stock is read.  The standard library only.
 
->>> from spider import Game
->>> layout = Layout.of(Game.new("spiderette", suits=2, number=3).options)
->>> layout.columns, layout.depth, layout.max_face_down, layout.deals, layout.runs
-(7, 52, 6, 4, 4)
->>> card_index(0x1D), card_from_index(26)  # the king of hearts
-(26, 29)
+Examples:
+    >>> from spider import Game
+    >>> layout = Layout.of(Game.new("spiderette", suits=2, number=3).options)
+    >>> layout.columns, layout.depth, layout.max_face_down, layout.deals, layout.runs
+    (7, 52, 6, 4, 4)
+    >>> card_index(0x1D), card_from_index(26)  # the king of hearts
+    (26, 29)
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Spider and Spiderette as an OpenSpiel game (the ``openspiel`` extra).
 
->>> import pyspiel
->>> import spider.research.openspiel  # registers the game
->>> game = pyspiel.load_game("spider_solitaire", {"game": "spiderette", "suits": 2})
->>> state = game.new_initial_state()
->>> state.is_chance_node(), len(state.chance_outcomes())  # the first card of the deal
-(True, 26)
+Examples:
+    >>> import pyspiel
+    >>> import spider.research.openspiel  # registers the game
+    >>> game = pyspiel.load_game("spider_solitaire", {"game": "spiderette", "suits": 2})
+    >>> state = game.new_initial_state()
+    >>> state.is_chance_node(), len(state.chance_outcomes())  # the first card of the deal
+    (True, 26)
 
 One player, imperfect information, explicit chance.  Chance deals each card at the moment the
 player first sees it, drawn from the cards not yet seen, with probability proportional to how many
