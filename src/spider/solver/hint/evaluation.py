@@ -156,14 +156,13 @@ def judges_refilled(view: VisibleView) -> bool:
     still have face-down cards.  There an empty column kept is what takes off-suit builds apart
     to turn them; once every card is face up it has nothing left to turn, and a hint that valued
     it for itself would empty a column, offer to fill it for the deal, then empty another, for
-    ever (4-suit Spiderette deal 266 did so for 1,500 actions)."""
+    ever."""
     return not four_suit_classic(view) or not any(view.down)
 
 
 def two_suit_spider(view: VisibleView) -> bool:
-    """True in 2-suit Spider (ten columns, two decks), whose evaluation was learned from games
-    (``_*_TWO_SUITS``).  Not in 2-suit Spiderette: there the same weights lost games (54 wins
-    of tuning deals 10,000-10,199 against 72, ``lab/strength-history.md``)."""
+    """True in 2-suit Spider (ten columns, two decks), whose evaluation was learned from games.
+    Not in 2-suit Spiderette, where the same weights win fewer games."""
     return view.suits == 2 and view.game == "spider"
 
 

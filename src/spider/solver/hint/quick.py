@@ -414,9 +414,9 @@ def hint_report(
 
 def weighs_next_card(view: VisibleView) -> bool:
     """True where the quick hint weighs its best lines over the card each turns: 2-suit
-    Spider under the classic rule, where it won more games (``lab/strength-history.md``).  At
-    1 suit and under the Flexible rule it won no more; at 4-suit Classic it costs about four
-    times the quick hint's time, so there only "Think harder" weighs (at its root)."""
+    Spider under the classic rule, where it wins more games.  At 1 suit and under the Flexible
+    rule it wins no more; at 4-suit Classic it costs about four times the quick hint's time, so
+    there only "Think harder" weighs (at its root)."""
     return two_suit_spider(view) and not view.flexible
 
 

@@ -198,8 +198,7 @@ def _check_options(seed: object, progress_every: object, jobs: object, lookahead
 def root_weighs_cards(view: VisibleView) -> bool:
     """True where the root's best lines are weighed over the cards they could turn: where the
     quick hint weighs them (:func:`~.hint.weighs_next_card`), and in 4-suit Spider under the
-    classic rule, where the weighing costs the quick hint too much time but won more games
-    (``lab/strength-history.md``, "The next card weighed at 4-suit Classic")."""
+    classic rule, where the weighing costs the quick hint too much time but wins more games."""
     return (view.game == "spider" and four_suit_classic(view)) or weighs_next_card(view)
 
 
