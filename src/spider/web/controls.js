@@ -2,20 +2,20 @@
 // The header's buttons and the status line, drawn from the app state: score, moves, code, which
 // actions are possible now, the suits button, and the engine's status.
 
+import { suitGlyphs } from "./cards.js";
+import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
-import { $ } from "./messages.js";
 
 /** @typedef {import("./types.js").AppState} AppState */
 
 const html = document.documentElement;
-const SUIT_GLYPHS = ["♠", "♥", "♦", "♣"];
 
 /**
  * @param {string} action
  * @returns {HTMLButtonElement}
  */
 function button(action) {
-  return $(`[data-action='${action}']`);
+  return $(`[data-action='${action}']`, document, HTMLButtonElement);
 }
 
 /**
@@ -33,7 +33,7 @@ export function updateStatus(app) {
   button("restart").disabled = !state.can_undo && state.moves === 0;
   // Nothing to review before the first move.
   button("review").disabled = state.moves === 0;
-  $("[data-suits-glyph]").textContent = SUIT_GLYPHS.slice(0, state.suits).join("");
+  $("[data-suits-glyph]").textContent = suitGlyphs(state.suits);
   $("[data-suits-label]").textContent = i18n.t(`suits.${state.suits}`);
   html.dataset.game = state.game;
 }

@@ -2,8 +2,9 @@
 // The demo: the solver's line played through the game engine, move by move, animated; any input
 // stops it after the step in progress, and every step played stays (undo works).
 
+import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
-import { $, announce } from "./messages.js";
+import { announce } from "./messages.js";
 import * as settings from "./settings.js";
 
 /** @typedef {import("./types.js").Reply} Reply */

@@ -2,8 +2,9 @@
 // H: the engine's best move, shown on the table for a moment; pressed again on the same table,
 // the engine gives the next best (it keeps the count).
 
+import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
-import { $, announce, messageFor, showMessage } from "./messages.js";
+import { announce, messageFor, showMessage } from "./messages.js";
 import * as settings from "./settings.js";
 
 /** @typedef {import("./types.js").Reply} Reply */

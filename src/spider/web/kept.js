@@ -4,8 +4,9 @@
 // untouched, and nothing is saved until the player chooses: download it, or discard it and save
 // again (what was played meanwhile, kept in memory, is saved then).
 
+import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
-import { $, toast } from "./messages.js";
+import { toast } from "./messages.js";
 import * as storage from "./storage.js";
 
 const KINDS = ["game", "stats", "daily", "settings"];

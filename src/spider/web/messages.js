@@ -2,23 +2,13 @@
 // What the page tells the player: short messages over the table, toasts with an optional
 // action, a lasting notice (storage), and announcements for screen readers.
 
+import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
 
 /** @typedef {import("./types.js").GameEvent} GameEvent */
 /** @typedef {import("./types.js").GameState} GameState */
 
-/**
- * The element matching `sel` (the page's markup always holds it).
- * @template {HTMLElement} [E=HTMLElement]
- * @param {string} sel
- * @returns {E}
- */
-export function $(sel) {
-  const el = document.querySelector(sel);
-  if (!el) throw new Error(`missing element ${sel}`);
-  return /** @type {E} */ (el);
-}
-
+// Timer handles of the message and the toast now shown (not app state).
 let messageTimer = 0;
 let toastTimer = 0;
 

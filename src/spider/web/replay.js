@@ -6,6 +6,7 @@
 // and gives the view of each step (op "replay"), in a game of its own: the player's game, its
 // saved copy and the statistics are never touched (nothing here calls the app state's `apply`).
 
+import { $ } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { showMessage, toast } from "./messages.js";
 import { Renderer } from "./render.js";
@@ -22,12 +23,10 @@ const PREFIX = "#replay=";
 const PLAY_STEP_MS = 700;
 
 const html = document.documentElement;
-const dlg = /** @type {HTMLDialogElement} */ (document.getElementById("dlg-replay"));
-/** @param {string} sel */
-const $ = (sel) => /** @type {HTMLElement} */ (dlg.querySelector(sel));
-const slider = /** @type {HTMLInputElement} */ ($("[data-replay-slider]"));
-const playBtn = $("[data-replay-play]");
-const speedSelect = /** @type {HTMLSelectElement} */ ($("[data-replay-speed]"));
+const dlg = $("#dlg-replay", document, HTMLDialogElement);
+const slider = $("[data-replay-slider]", dlg, HTMLInputElement);
+const playBtn = $("[data-replay-play]", dlg);
+const speedSelect = $("[data-replay-speed]", dlg, HTMLSelectElement);
 
 // The renderer draws the replay's own table: its selectors are answered inside the dialog.
 // Its own attribute names too, so that nothing on the page finds two stocks or two tables.
@@ -99,15 +98,15 @@ function show(r, jump) {
   renderer.render(r.view, { fresh: jump && r.step === 0, animate: !jump });
   slider.max = String(r.steps);
   slider.value = String(r.step);
-  $("[data-replay-code]").textContent = r.code;
-  $("[data-replay-step]").textContent = t("replay.step", { step: r.step, steps: r.steps });
-  $("[data-replay-action]").textContent = r.step > 0 ? r.actions[r.step - 1] : "";
-  $("[data-replay-score]").textContent = String(r.view.score);
-  $("[data-replay-moves]").textContent = String(r.view.moves);
+  $("[data-replay-code]", dlg).textContent = r.code;
+  $("[data-replay-step]", dlg).textContent = t("replay.step", { step: r.step, steps: r.steps });
+  $("[data-replay-action]", dlg).textContent = r.step > 0 ? r.actions[r.step - 1] : "";
+  $("[data-replay-score]", dlg).textContent = String(r.view.score);
+  $("[data-replay-moves]", dlg).textContent = String(r.view.moves);
   dlg.dataset.step = String(r.step);
   dlg.dataset.steps = String(r.steps);
-  /** @type {HTMLButtonElement} */ ($("[data-replay-back]")).disabled = r.step === 0;
-  /** @type {HTMLButtonElement} */ ($("[data-replay-forward]")).disabled = r.step === r.steps;
+  $("[data-replay-back]", dlg, HTMLButtonElement).disabled = r.step === 0;
+  $("[data-replay-forward]", dlg, HTMLButtonElement).disabled = r.step === r.steps;
 }
 
 /** Goes to `view.wanted`, one request at a time (a dragged slider asks for many steps). */
@@ -163,11 +162,11 @@ speedSelect.addEventListener("change", () => {
 });
 
 playBtn.addEventListener("click", () => (view.timer === null ? play() : pause()));
-$("[data-replay-back]").addEventListener("click", () => {
+$("[data-replay-back]", dlg).addEventListener("click", () => {
   pause();
   seek(view.wanted - 1);
 });
-$("[data-replay-forward]").addEventListener("click", () => {
+$("[data-replay-forward]", dlg).addEventListener("click", () => {
   pause();
   seek(view.wanted + 1);
 });

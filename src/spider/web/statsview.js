@@ -5,8 +5,10 @@
 // choices under it, shown only where the game has more than one. Each view shows the counts,
 // the streaks, the averages of won games, and a chart of the recent results with its words.
 
+import { suitGlyphs } from "./cards.js";
 import { describeResults, drawResults } from "./chart.js";
 import { confirm, fillGrid, open, variantName } from "./dialogs.js";
+import { $ } from "./dom.js";
 import { formatNumber, formatPercent, formatTime, t } from "./i18n.js";
 import * as stats from "./stats.js";
 
@@ -15,13 +17,11 @@ import * as stats from "./stats.js";
 const ALL = "all";
 const DASH = "—";
 
-const dlg = /** @type {HTMLDialogElement} */ (document.getElementById("dlg-stats"));
-/** @param {string} sel */
-const $ = (sel) => /** @type {HTMLElement} */ (dlg.querySelector(sel));
-const gameSelect = /** @type {HTMLSelectElement} */ ($("[data-stats-game]"));
-const ruleField = $("[data-stats-rule-field]");
-const scoringField = $("[data-stats-scoring-field]");
-const chart = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("[data-stats-chart]")));
+const dlg = $("#dlg-stats", document, HTMLDialogElement);
+const gameSelect = $("[data-stats-game]", dlg, HTMLSelectElement);
+const ruleField = $("[data-stats-rule-field]", dlg);
+const scoringField = $("[data-stats-scoring-field]", dlg);
+const chart = $("[data-stats-chart]", dlg, SVGSVGElement);
 
 /** @type {Variant[] | undefined} the engine's games (`state.variants`) */
 let variants;
@@ -48,7 +48,7 @@ function groups() {
 /** @param {string} group "game/suits" */
 function groupName(group) {
   const [game, suits] = group.split("/");
-  return `${t(`game.${game}`)} · ${t(`suits.${suits}`)} ${"♠♥♦♣".slice(0, Number(suits))}`;
+  return `${t(`game.${game}`)} · ${t(`suits.${suits}`)} ${suitGlyphs(Number(suits))}`;
 }
 
 function fillMenu() {
@@ -127,15 +127,15 @@ function render() {
     );
   }
   rows.push([t("stats.avgTime"), orDash(avg.time, formatTime), "avg-time"], [t("stats.avgMoves"), orDash(avg.moves, whole), "avg-moves"]);
-  fillGrid($("[data-stats-table]"), rows);
+  fillGrid($("[data-stats-table]", dlg), rows);
   // A dash is read aloud as a dash, if at all: a figure not known yet says so.
   for (const dd of dlg.querySelectorAll("[data-stats-table] dd")) {
     if (dd.textContent === DASH) dd.setAttribute("aria-label", t("stats.unknown"));
   }
   drawResults(chart, s.recent, stats.RECENT);
   chart.toggleAttribute("hidden", !s.recent);
-  $("[data-stats-legend]").hidden = !s.recent;
-  $("[data-stats-trend-text]").textContent = describeResults(s.recent);
+  $("[data-stats-legend]", dlg).hidden = !s.recent;
+  $("[data-stats-trend-text]", dlg).textContent = describeResults(s.recent);
   dlg.dataset.statsKey = key ?? ALL;
 }
 
@@ -156,7 +156,7 @@ function choose(key) {
   for (const input of radios("stats-scoring")) input.checked = input.value === v.scoring;
 }
 
-$("[data-action='reset-stats']").addEventListener("click", async () => {
+$("[data-action='reset-stats']", dlg).addEventListener("click", async () => {
   const key = shownKey();
   const ok = await confirm({
     title: t("stats.reset.title"),

@@ -5,6 +5,7 @@
 // when the player says so.
 
 import * as dialogs from "./dialogs.js";
+import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
 import { showMessage, toast } from "./messages.js";
 import { SyncKeyError, newKey, normalKey } from "./synckey.js";
@@ -21,19 +22,13 @@ import { SyncKeyError, newKey, normalKey } from "./synckey.js";
  */
 
 const LINK_PREFIX = "#sync=";
-/**
- * @param {string} sel
- * @param {ParentNode} [root]
- */
-const $ = (sel, root = document) => /** @type {HTMLElement} */ (root.querySelector(sel));
-
-const dlg = /** @type {HTMLDialogElement} */ ($("#dlg-sync"));
+const dlg = $("#dlg-sync", document, HTMLDialogElement);
 const statusEl = $("[data-sync-status]", dlg);
 const offEl = $("[data-sync-off]", dlg);
 const onEl = $("[data-sync-on]", dlg);
 const keyEl = $("[data-sync-key]", dlg);
-const qrEl = $("[data-sync-qr]", dlg);
-const input = /** @type {HTMLInputElement} */ ($("[data-sync-input]", dlg));
+const qrEl = $("[data-sync-qr]", dlg, SVGSVGElement);
+const input = $("[data-sync-input]", dlg, HTMLInputElement);
 const errorEl = $("[data-sync-error]", dlg);
 
 /** @type {Sync | null} */
@@ -72,7 +67,7 @@ export function setup(s) {
   const entry = $("[data-sync-entry]");
   entry.hidden = false;
   $("[data-action='sync-open']").addEventListener("click", () => {
-    /** @type {HTMLDialogElement} */ ($("#dlg-settings")).close();
+    $("#dlg-settings", document, HTMLDialogElement).close();
     openDialog();
   });
   s.addEventListener("status", () => render());
@@ -94,7 +89,7 @@ export function openDialog() {
   showError("");
   input.value = "";
   render();
-  dialogs.open(dlg, /** @type {HTMLElement} */ (sync?.on ? $("[data-action='sync-now']", dlg) : $("[data-action='sync-on']", dlg)));
+  dialogs.open(dlg, sync?.on ? $("[data-action='sync-now']", dlg) : $("[data-action='sync-on']", dlg));
 }
 
 /** Re-translates the dialog after a change of language. */
@@ -119,7 +114,7 @@ async function join(typed) {
     input.focus();
     return;
   }
-  const button = /** @type {HTMLButtonElement} */ ($("[data-action='sync-join']", dlg));
+  const button = $("[data-action='sync-join']", dlg, HTMLButtonElement);
   button.disabled = true;
   try {
     await sync.join(key);

@@ -5,8 +5,9 @@
 // the table as the quick hint shows its move. It is an answer for the table as it was when the
 // player asked: any change meanwhile (a move, an undo, a new game) stops the search and says so.
 
+import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
-import { $, announce, showMessage } from "./messages.js";
+import { announce, showMessage } from "./messages.js";
 import * as settings from "./settings.js";
 import * as solver from "./solver.js";
 
