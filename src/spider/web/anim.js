@@ -16,32 +16,60 @@ const RUN_STAGGER_MS = 18;
 const FLIP_MS = 200;
 const EASE = "cubic-bezier(.2,.75,.25,1)";
 
-/** Where each element is on screen now, running animations and drag offsets included. */
+/**
+ * A card that moved, was dealt or turned: it runs from `from` to where it now is, after `delay` ms.
+ * @typedef {object} CardMove
+ * @property {HTMLElement} el
+ * @property {DOMRect} from
+ * @property {boolean} flip
+ * @property {"move" | "deal"} kind
+ * @property {number} [delay]
+ */
+
+/**
+ * A card that left the table (already moved to the effects layer): it flies from `from` to
+ * `to`, the `order`-th of its group.
+ * @typedef {object} Leaving
+ * @property {HTMLElement} el
+ * @property {DOMRect} from
+ * @property {DOMRect} to
+ * @property {number} order
+ */
+
+/**
+ * Where each element is on screen now, running animations and drag offsets included.
+ * @param {Iterable<Element>} elements
+ */
 export function snapshot(elements) {
+  /** @type {Map<Element, DOMRect>} */
   const rects = new Map();
   for (const el of elements) rects.set(el, el.getBoundingClientRect());
   return rects;
 }
 
+/** @param {Element} el */
 export function cancel(el) {
   for (const a of el.getAnimations()) a.cancel();
 }
 
+/** @param {HTMLElement} el @param {number} z */
 function lift(el, z) {
   el.classList.add("in-flight");
   el.style.zIndex = String(z);
 }
 
+/** @param {HTMLElement} el */
 function land(el) {
   el.classList.remove("in-flight");
   el.style.zIndex = "";
 }
 
 /**
- * Runs the animations of one state change.
- *  moves:   [{el, from: DOMRect, flip: bool, kind: "move"|"deal", delay}]
- *  leaving: [{el, to: DOMRect, order}] — elements already moved to the effects layer
+ * Runs the animations of one state change: the cards that `moves` and those `leaving` the table.
  * Returns a promise that settles when everything has finished (or was cancelled).
+ * @param {{moves: CardMove[], leaving: Leaving[]}} changes
+ * @param {boolean} enabled
+ * @returns {Promise<unknown>}
  */
 export function play({ moves, leaving }, enabled) {
   if (!enabled) {
@@ -49,6 +77,7 @@ export function play({ moves, leaving }, enabled) {
     return Promise.resolve();
   }
   const after = moves.map(({ el }) => el.getBoundingClientRect());
+  /** @type {Promise<void>[]} */
   const done = [];
   let z = 2000;
   moves.forEach((m, i) => {
@@ -94,7 +123,11 @@ export function play({ moves, leaving }, enabled) {
   return Promise.all(done);
 }
 
-/** A short wiggle for a refused action (transform only). */
+/**
+ * A short wiggle for a refused action (transform only).
+ * @param {Element | null | undefined} el
+ * @param {boolean} enabled
+ */
 export function shake(el, enabled) {
   if (!enabled || !el) return;
   el.animate(

@@ -33,7 +33,11 @@ function tapTarget(p) {
   return p.idx === null ? `column ${p.col}` : `card ${p.col}/${p.idx}/${face}`;
 }
 
-/** Compares two scores of the same length, most significant first. */
+/**
+ * Compares two scores of the same length, most significant first.
+ * @param {number[]} a
+ * @param {number[]} b
+ */
 function isBetter(a, b) {
   for (let k = 0; k < a.length; k += 1) {
     if (a[k] !== b[k]) return a[k] > b[k];
@@ -102,10 +106,12 @@ export class DragController {
     return this.drag !== null;
   }
 
+  /** @param {PointerEvent} e */
   #down(e) {
     if (e.button !== 0 || this.press) return;
-    const cardEl = e.target.closest(".card[data-face='up']");
-    const at = cardEl ? this.r.locate(cardEl) : this.#columnAt(e.target);
+    const target = /** @type {Element} */ (e.target);
+    const cardEl = target.closest(".card[data-face='up']");
+    const at = cardEl ? this.r.locate(cardEl) : this.#columnAt(target);
     if (!at) return;
     e.preventDefault(); // no text selection, no native drag, no focus flash
     this.released = false;
@@ -125,13 +131,17 @@ export class DragController {
     }
   }
 
-  /** The column of an element that is not a face-up card (a face-down card, a column's space). */
+  /**
+   * The column of an element that is not a face-up card (a face-down card, a column's space).
+   * @param {Element} target
+   */
   #columnAt(target) {
     const colEl = target.closest?.("[data-column]");
-    const col = colEl ? this.r.cols.indexOf(colEl) : -1;
+    const col = colEl instanceof HTMLElement ? this.r.cols.indexOf(colEl) : -1;
     return col < 0 ? null : { col, idx: null };
   }
 
+  /** @param {PointerEvent} e */
   #move(e) {
     const p = this.press;
     if (!p || e.pointerId !== p.id) return;
@@ -151,7 +161,7 @@ export class DragController {
 
   #start() {
     const p = this.press;
-    if (!p) return;
+    if (!p || p.idx === null) return;
     const els = this.r.group(p.col, p.idx);
     const count = els.length;
     const dests = this.cb.accepts(p.col, count);
@@ -190,7 +200,9 @@ export class DragController {
     const cy = top.top + d.dy + top.height / 2;
     const cx = (left + right) / 2;
     const forgiving = this.cb.forgiving?.() ?? false;
+    /** @type {number | null} */
     let best = null;
+    /** @type {number[] | null} */
     let bestScore = null;
     this.r.cols.forEach((colEl, i) => {
       const rect = colEl.getBoundingClientRect();
@@ -209,6 +221,7 @@ export class DragController {
     return best;
   }
 
+  /** @param {PointerEvent} e */
   #up(e) {
     const p = this.press;
     if (!p || e.pointerId !== p.id) return;

@@ -15,6 +15,12 @@ export const LANGUAGES = {
   pt: "Português",
 };
 
+import { parseCard } from "./cards.js";
+
+/** @typedef {import("./types.js").Strings} Strings */
+/** @typedef {import("./types.js").HelpSection} HelpSection */
+
+/** @type {Record<string, () => Promise<{default: Strings}>>} */
 const loaders = {
   en: () => import("./locales/en.js"),
   ca: () => import("./locales/ca.js"),
@@ -26,11 +32,17 @@ const loaders = {
   pt: () => import("./locales/pt.js"),
 };
 
+// The language in use and its text: set once the locale module has loaded (a cache of that
+// module, read everywhere through `t`; the choice itself is the settings' `lang`).
 let lang = "en";
+/** @type {Strings} */
 let strings = {};
 let plural = new Intl.PluralRules("en");
 
-/** The language to use: ?lang=xx, then the saved choice, then the browser's languages. */
+/**
+ * The language to use: ?lang=xx, then the saved choice, then the browser's languages.
+ * @param {string | null | undefined} saved
+ */
 export function pickLanguage(saved) {
   const forced = new URLSearchParams(location.search).get("lang");
   if (forced && forced.slice(0, 2).toLowerCase() in LANGUAGES) return forced.slice(0, 2).toLowerCase();
@@ -42,6 +54,10 @@ export function pickLanguage(saved) {
   return "en";
 }
 
+/**
+ * Loads language `code` (English when it is none of ours) and returns the one in use.
+ * @param {string} code
+ */
 export async function setLanguage(code) {
   const mod = await (loaders[code] ?? loaders.en)();
   lang = code in loaders ? code : "en";
@@ -55,30 +71,37 @@ export function current() {
   return lang;
 }
 
-/** The text for `key`, with {placeholders} filled from `params`; `params.n` picks a plural form. */
+/**
+ * The text for `key`, with {placeholders} filled from `params`; `params.n` picks a plural form.
+ * @param {string} key
+ * @param {Record<string, string | number>} [params]
+ */
 export function t(key, params = {}) {
   let s = strings[key];
   if (s === undefined) return key;
-  if (typeof s === "object" && !Array.isArray(s)) s = s[plural.select(params.n ?? 0)] ?? s.other;
+  if (typeof s === "object" && !Array.isArray(s)) s = s[plural.select(Number(params.n ?? 0))] ?? s.other;
   return String(s).replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** @param {string} key */
 export function has(key) {
   return key in strings;
 }
 
-/** Raw locale data, such as the How to play pages. */
+/**
+ * The How to play pages named `key` (none when the locale has no such pages).
+ * @param {string} key
+ * @returns {HelpSection[]}
+ */
 export function data(key) {
-  return strings[key];
+  const pages = strings[key];
+  return Array.isArray(pages) ? pages : [];
 }
 
-const RANKS = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-
-export function parseCard(text) {
-  return { rank: RANKS.indexOf(text.slice(0, -1)), suit: text.slice(-1) };
-}
-
-/** "Queen of hearts", "reina de corazones"… */
+/**
+ * "Queen of hearts", "reina de corazones"…
+ * @param {string} text a card as the engine names it ("QH")
+ */
 export function cardName(text) {
   const { rank, suit } = parseCard(text);
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
@@ -95,6 +118,7 @@ export function applyToDocument(root = document) {
   document.title = t("app.title");
 }
 
+/** @param {number} ms */
 export function formatTime(ms) {
   const total = Math.floor(ms / 1000);
   const h = Math.floor(total / 3600);
@@ -104,6 +128,7 @@ export function formatTime(ms) {
   return (h ? `${h}:` : "") + `${mm}:${String(s).padStart(2, "0")}`;
 }
 
+/** @param {number} n */
 export function formatNumber(n) {
   return new Intl.NumberFormat(lang).format(n);
 }

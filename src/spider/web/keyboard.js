@@ -39,15 +39,20 @@ export class Keyboard {
     this.r = renderer;
     this.a = actions;
     this.cursor = { col: 0, idx: -1 };
-    this.held = null; // {src, idx, count}
+    /** @type {{src: number, idx: number, count: number} | null} the group picked up */
+    this.held = null;
     document.addEventListener("keydown", (e) => this.#key(e));
     renderer.columnsEl.addEventListener("focusin", (e) => this.#focused(e));
   }
 
+  /** @param {EventTarget | null} target */
   #typing(target) {
+    // Key events always reach an element (the body at least); anything else is not for us.
+    if (!(target instanceof Element)) return true;
     return target.closest?.("input, select, textarea, [contenteditable='true']") !== null;
   }
 
+  /** @param {KeyboardEvent} e */
   #key(e) {
     if (e.defaultPrevented || this.a.dialogOpen() || this.#typing(e.target)) return;
     const key = e.key;
@@ -108,24 +113,32 @@ export class Keyboard {
     }
   }
 
+  /**
+   * @param {KeyboardEvent} e
+   * @param {() => unknown} fn
+   */
   #run(e, fn) {
     e.preventDefault();
     if (this.held) this.cancel(false);
     fn();
   }
 
+  /** @param {FocusEvent} e */
   #focused(e) {
-    const at = this.r.locate(e.target);
+    const target = /** @type {HTMLElement} */ (e.target);
+    const at = this.r.locate(target);
     if (at) this.cursor = { col: at.col, idx: at.idx };
-    else if (e.target.dataset.column !== undefined) this.cursor = { col: Number(e.target.dataset.column), idx: -1 };
+    else if (target.dataset.column !== undefined) this.cursor = { col: Number(target.dataset.column), idx: -1 };
   }
 
+  /** @param {number} col */
   #columnTop(col) {
     const c = this.r.state?.columns[col];
     if (!c) return -1;
     return c.down + c.up.length - 1; // -1 for an empty column
   }
 
+  /** @param {number} step */
   #horizontal(step) {
     const state = this.r.state;
     if (!state) return;
@@ -135,6 +148,7 @@ export class Keyboard {
     this.focus();
   }
 
+  /** @param {number} step */
   #vertical(step) {
     const state = this.r.state;
     if (!state || this.held) return;
@@ -170,7 +184,10 @@ export class Keyboard {
     this.a.drop(src, dst, count);
   }
 
-  /** Puts a held group back. */
+  /**
+   * Puts a held group back.
+   * @param {boolean} announce
+   */
   cancel(announce) {
     if (!this.held) return;
     const { src, idx } = this.held;
@@ -179,7 +196,11 @@ export class Keyboard {
     this.a.cancelHold(announce);
   }
 
-  /** Keeps the cursor on an existing card after a state change; refocuses it if it had focus. */
+  /**
+   * Keeps the cursor on an existing card after a state change; refocuses it if it had focus.
+   * @param {import("./types.js").GameState} state
+   * @param {boolean} hadFocus
+   */
   sync(state, hadFocus) {
     if (this.held) {
       // A state change while holding (an undo, say) puts the group back.

@@ -8,18 +8,51 @@
 // the screen.
 
 import { DEAL_STAGGER_MS, FRESH_STAGGER_MS, cancel, play, snapshot } from "./anim.js";
-import { cardName, parseCard, t } from "./i18n.js";
+import { RANK_TEXT, SUIT_SYMBOLS, isRed, parseCard, suitSymbol } from "./cards.js";
+import { $ } from "./dom.js";
+import { cardName, t } from "./i18n.js";
 
 /** @typedef {import("./types.js").GameState} GameState */
+/** @typedef {import("./types.js").ColumnView} ColumnView */
+/** @typedef {import("./anim.js").CardMove} CardMove */
+/** @typedef {import("./anim.js").Leaving} Leaving */
 
-export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RANK_TEXT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+/**
+ * One place in a column: a face-down card, or a face-up card and its text.
+ * @typedef {{face: "down", text: null} | {face: "up", text: string}} Slot
+ */
+
+/**
+ * The table's layout: column count, gap, card width and height, corner font, top row height
+ * and scale, the columns' height, the fan steps (face-down, face-up, the smallest readable
+ * face-up step, the face-down step the fit counts on).
+ * @typedef {object} Metrics
+ * @property {number} n
+ * @property {number} gap
+ * @property {number} cw
+ * @property {number} ch
+ * @property {number} font
+ * @property {number} topH
+ * @property {number} topScale
+ * @property {number} colsH
+ * @property {number} down
+ * @property {number} up
+ * @property {number} upMin
+ * @property {number} fitDown
+ */
+
+/** Metrics with each column's corner font (`fonts[i]`) and whether every column `fits`. @typedef {Metrics & {fonts: number[], fits: boolean}} FitMetrics */
+
+/** @param {number} n */
 const px = (n) => `${Math.round(n * 100) / 100}px`;
 
 // A face-up card's corner (app.css `.card .corner`) sits `max(1px, 3% of the card width)` from
 // its top and is about 1.1 em tall: the fan must show that much of each card for it to be read.
+/** @param {number} cw */
 const cornerTop = (cw) => Math.max(1, cw * 0.03);
+/** @param {number} cw @param {number} font */
 const readableFan = (cw, font) => cornerTop(cw) + font * 1.1 + 1;
+/** @param {number} cw @param {number} fan */
 const fontFitting = (cw, fan) => (fan - cornerTop(cw) - 1) / 1.1;
 /** The smallest corner label (px): with it a face-up card shows at least 14 px of itself. */
 const MIN_FONT = 11;
@@ -41,8 +74,13 @@ const LARGE_FIT_DOWN = 2;
 /** The width of the widest corner ("10" and a suit) in em, when it cannot be measured. */
 const LARGE_CORNER_EMS = 1.75;
 
+/**
+ * @param {GameState} state
+ * @returns {Slot[][]}
+ */
 function slotsOf(state) {
   return state.columns.map((c) => {
+    /** @type {Slot[]} */
     const slots = [];
     for (let i = 0; i < c.down; i++) slots.push({ face: "down", text: null });
     for (const text of c.up) slots.push({ face: "up", text });
@@ -50,31 +88,20 @@ function slotsOf(state) {
   });
 }
 
-/**
- * The element matching `sel` under `root` (the page's markup always holds it).
- * @param {ParentNode} root
- * @param {string} sel
- * @returns {HTMLElement}
- */
-function need(root, sel) {
-  const el = root.querySelector(sel);
-  if (!(el instanceof HTMLElement)) throw new Error(`missing element ${sel}`);
-  return el;
-}
-
 export class Renderer {
   constructor(doc = document) {
-    this.table = need(doc, "#table");
-    this.columnsEl = need(doc, "#columns");
-    this.stockEl = need(doc, "[data-stock]");
-    this.completedEl = need(doc, "[data-completed]");
-    this.fx = need(this.table, ".fx");
+    this.table = $("#table", doc);
+    this.columnsEl = $("#columns", doc);
+    this.stockEl = $("[data-stock]", doc);
+    this.completedEl = $("[data-completed]", doc);
+    this.fx = $(".fx", this.table);
     /** @type {HTMLElement[]} column elements */
     this.cols = [];
     /** @type {HTMLElement[][]} per column: card elements, bottom to top */
     this.nodes = [];
     /** @type {GameState | null} */
     this.state = null;
+    /** @type {FitMetrics | Metrics | null} the layout last applied */
     this.metrics = null;
     this.animationsEnabled = () => true;
     this.onRendered = (/** @type {GameState} */ _state) => {};
@@ -88,29 +115,43 @@ export class Renderer {
 
   // ---- queries used by drag, keyboard and main ----
 
+  /** @param {number} i */
   columnEl(i) {
     return this.cols[i];
   }
 
+  /** @param {number} col @param {number} idx */
   cardEl(col, idx) {
     return this.nodes[col]?.[idx] ?? null;
   }
 
-  /** The column and index of a card element, or null. */
+  /**
+   * The column and index of a card element, or null.
+   * @param {Element} el
+   */
   locate(el) {
+    const card = /** @type {HTMLElement} */ (el);
     for (let c = 0; c < this.nodes.length; c++) {
-      const i = this.nodes[c].indexOf(el);
+      const i = this.nodes[c].indexOf(card);
       if (i >= 0) return { col: c, idx: i };
     }
     return null;
   }
 
-  /** The card elements from `idx` to the top of column `col`. */
+  /**
+   * The card elements from `idx` to the top of column `col`.
+   * @param {number} col
+   * @param {number} idx
+   */
   group(col, idx) {
     return this.nodes[col].slice(idx);
   }
 
-  /** Sets a class on the listed columns and removes it from the others. */
+  /**
+   * Sets a class on the listed columns and removes it from the others.
+   * @param {Iterable<number>} list
+   * @param {string} cls
+   */
   markColumns(list, cls) {
     const set = new Set(list);
     this.cols.forEach((el, i) => el.classList.toggle(cls, set.has(i)));
@@ -121,6 +162,8 @@ export class Renderer {
   /**
    * Shows `state`. `fresh` deals the table anew (new game, restart) instead of matching cards.
    * `animate` false puts everything in place at once (first paint, resize).
+   * @param {GameState} state
+   * @param {{fresh?: boolean, animate?: boolean}} [how]
    */
   render(state, { fresh = false, animate = true } = {}) {
     const prev = this.state;
@@ -143,8 +186,8 @@ export class Renderer {
     const fromCompleted = enabled && state.completed.length < prevCompleted;
     const slots = slotsOf(state);
     const { assign, leftovers } = fresh ? this.#fresh(slots) : this.#match(slots, state, prev);
-    const moves = this.#placeCards(state, slots, assign, { before, enabled, fresh, fromCompleted });
-    this.nodes = assign;
+    const { moves, nodes } = this.#placeCards(state, slots, assign, { before, enabled, fresh, fromCompleted });
+    this.nodes = nodes;
 
     this.#paintStock(state);
     const completedBefore = this.completedEl.children.length ? prevCompleted : 0;
@@ -158,30 +201,38 @@ export class Renderer {
     this.onRendered(state);
   }
 
-  /** The rectangle of completed-run slot `i` (the stock's when there is no such slot). */
+  /**
+   * The rectangle of completed-run slot `i` (the stock's when there is no such slot).
+   * @param {number} i
+   */
   #completedSlotRect(i) {
     return (this.completedEl.children[i] ?? this.stockEl).getBoundingClientRect();
   }
 
   /**
    * Creates the nodes that are new, updates contents, and puts every node in its column in
-   * order; returns the animations of the cards that moved or were dealt.
-   * @param {any} state
-   * @param {any[][]} slots
+   * order; returns every column's nodes and the animations of the cards that moved or were dealt.
+   * @param {GameState} state
+   * @param {Slot[][]} slots
    * @param {(HTMLElement | null)[][]} assign
    * @param {{ before: Map<Element, DOMRect>, enabled: boolean, fresh: boolean, fromCompleted: boolean }} how
    */
   #placeCards(state, slots, assign, { before, enabled, fresh, fromCompleted }) {
     const stockRect = this.stockEl.getBoundingClientRect();
+    /** @type {CardMove[]} */
     const moves = [];
+    /** @type {HTMLElement[][]} */
+    const nodes = [];
     let order = 0;
     for (let c = 0; c < slots.length; c++) {
       const colEl = this.cols[c];
+      nodes.push([]);
       for (let i = 0; i < slots[c].length; i++) {
         const slot = slots[c][i];
         let el = assign[c][i];
         let from = el ? before.get(el) : null;
         let flip = false;
+        /** @type {"move" | "deal"} */
         let kind = "move";
         if (!el) {
           el = document.createElement("div");
@@ -192,7 +243,7 @@ export class Renderer {
           flip = el.dataset.face !== slot.face;
         }
         this.#paintCard(el, slot);
-        assign[c][i] = el;
+        nodes[c].push(el);
         if (colEl.children[i] !== el) colEl.insertBefore(el, colEl.children[i] ?? null);
         if (enabled && from) {
           const delay = kind === "deal" ? (fresh ? order++ * FRESH_STAGGER_MS : c * DEAL_STAGGER_MS) : 0;
@@ -201,7 +252,7 @@ export class Renderer {
       }
       while (colEl.children.length > slots[c].length) colEl.lastElementChild?.remove();
     }
-    return moves;
+    return { moves, nodes };
   }
 
   /**
@@ -215,6 +266,7 @@ export class Renderer {
     const fxRect = this.fx.getBoundingClientRect();
     const count = this.state ? this.state.completed.length : 0;
     const target = grew ? this.#completedSlotRect(Math.max(0, count - 1)) : this.stockEl.getBoundingClientRect();
+    /** @type {Leaving[]} */
     const leaving = [];
     leftovers.forEach((el, k) => {
       const from = before.get(el);
@@ -245,6 +297,7 @@ export class Renderer {
     this.#labelColumns();
   }
 
+  /** @param {number} n */
   #buildColumns(n) {
     this.columnsEl.replaceChildren();
     this.fx.replaceChildren();
@@ -263,6 +316,10 @@ export class Renderer {
     this.table.dataset.columns = String(n);
   }
 
+  /**
+   * @param {Slot[][]} slots
+   * @returns {{assign: (HTMLElement | null)[][], leftovers: HTMLElement[]}}
+   */
   #fresh(slots) {
     const leftovers = this.nodes.flat();
     for (const el of leftovers) el.remove();
@@ -283,12 +340,19 @@ export class Renderer {
    *  4. any node at the same place;
    *  5. a face-down node of the same column.
    * Nodes left over leave the table.
+   * @param {Slot[][]} slots
+   * @param {GameState} state
+   * @param {GameState | null} prev
    */
   #match(slots, state, prev) {
     const old = this.nodes;
+    /** @type {Set<HTMLElement>} */
     const used = new Set();
+    /** @type {(HTMLElement | null)[][]} */
     const assign = slots.map((s) => s.map(() => null));
+    /** @param {HTMLElement} el @param {Slot} slot */
     const same = (el, slot) => el.dataset.face === slot.face && (slot.face === "down" || el.dataset.card === slot.text);
+    /** @param {HTMLElement} el @param {Slot} slot */
     const turned = (el, slot) => el.dataset.face !== slot.face;
     for (const keep of [same, turned]) {
       slots.forEach((col, c) =>
@@ -303,6 +367,7 @@ export class Renderer {
     }
     const runsChanged = prev && state.completed.length !== prev.completed.length;
     if (!runsChanged) {
+      /** @type {Map<string | undefined, {el: HTMLElement, c: number, i: number}[]>} */
       const byText = new Map();
       old.forEach((col, c) =>
         col.forEach((el, i) => {
@@ -354,6 +419,10 @@ export class Renderer {
     return { assign, leftovers };
   }
 
+  /**
+   * @param {HTMLElement} el
+   * @param {Slot} slot
+   */
   #paintCard(el, slot, force = false) {
     if (slot.face === "down") {
       if (el.dataset.face === "down" && !force) return;
@@ -371,7 +440,7 @@ export class Renderer {
     const { rank, suit } = parseCard(slot.text);
     el.dataset.face = "up";
     el.dataset.card = slot.text;
-    el.className = `card face s-${suit}${suit === "H" || suit === "D" ? " red" : ""}${rank > 10 ? " court" : ""}`;
+    el.className = `card face s-${suit}${isRed(suit) ? " red" : ""}${rank > 10 ? " court" : ""}`;
     el.removeAttribute("aria-hidden");
     el.setAttribute("role", "button");
     el.setAttribute("aria-label", cardName(slot.text));
@@ -383,24 +452,25 @@ export class Renderer {
     r.textContent = RANK_TEXT[rank];
     const s = document.createElement("span");
     s.className = "suit";
-    s.textContent = SUIT_SYMBOLS[suit];
+    s.textContent = suitSymbol(suit);
     corner.append(r, s);
     const pip = document.createElement("span");
     pip.className = "pip";
-    pip.textContent = rank > 10 ? RANK_TEXT[rank] : SUIT_SYMBOLS[suit];
+    pip.textContent = rank > 10 ? RANK_TEXT[rank] : suitSymbol(suit);
     const pip2 = document.createElement("span");
     pip2.className = "pip2";
-    pip2.textContent = SUIT_SYMBOLS[suit];
+    pip2.textContent = suitSymbol(suit);
     el.replaceChildren(corner, pip, pip2);
   }
 
+  /** @param {GameState} state */
   #paintStock(state) {
     const el = this.stockEl;
     el.dataset.dealsLeft = String(state.deals_left);
     el.classList.toggle("empty", state.deals_left === 0);
     el.classList.toggle("blocked", state.deals_left > 0 && !state.can_deal);
     const layers = Math.min(state.deals_left, 5);
-    const count = need(el, ".stock-count");
+    const count = $(".stock-count", el);
     if (el.querySelectorAll(".stock-card").length !== layers) {
       for (const c of el.querySelectorAll(".stock-card")) c.remove();
       for (let i = 0; i < layers; i++) {
@@ -416,6 +486,7 @@ export class Renderer {
     el.title = t("stock.title");
   }
 
+  /** @param {GameState} state */
   #paintCompleted(state) {
     const el = this.completedEl;
     const total = state.runs_to_win;
@@ -430,17 +501,17 @@ export class Renderer {
     }
     [...el.children].forEach((slot, i) => {
       const suit = state.completed[i];
-      const want = suit ? `slot card face done s-${suit}${suit === "H" || suit === "D" ? " red" : ""}` : "slot";
+      const want = suit ? `slot card face done s-${suit}${isRed(suit) ? " red" : ""}` : "slot";
       if (slot.className === want) return;
       slot.className = want;
       slot.replaceChildren();
       if (suit) {
         const corner = document.createElement("span");
         corner.className = "corner";
-        corner.textContent = `K${SUIT_SYMBOLS[suit]}`;
+        corner.textContent = `K${suitSymbol(suit)}`;
         const pip = document.createElement("span");
         pip.className = "pip";
-        pip.textContent = SUIT_SYMBOLS[suit];
+        pip.textContent = suitSymbol(suit);
         slot.append(corner, pip);
       }
     });
@@ -465,6 +536,7 @@ export class Renderer {
   /**
    * Card size, corner font and fan spacing for the table's size; `maxCw` caps the card width
    * (see #fit).
+   * @returns {Metrics}
    */
   #metrics(maxCw = 120) {
     const large = this.table.ownerDocument.documentElement.classList.contains("large-cards");
@@ -500,6 +572,7 @@ export class Renderer {
   }
 
   /** The large corner's font (px): "10" and its suit fill the card's width (app.css `.large-cards`). */
+  /** @param {number} cw @param {number} ch */
   #largeFont(cw, ch) {
     const room = cw - 2 - Math.max(1, cw * 0.03) - 1; // the border, the corner's inset, a pixel
     return Math.max(MIN_FONT, Math.min(LARGE_MAX_FONT, ch * 0.42, room / this.#cornerEms()));
@@ -542,8 +615,11 @@ export class Renderer {
    * which shows 14px of each card); when that is not enough, every card gets smaller (down to
    * half the width the window allows: on a landscape phone the cards shrink before a column's
    * labels overlap) if that makes it fit. Otherwise `fan` squeezes the labels of the long column.
+   * @param {ColumnView[]} columns
+   * @returns {FitMetrics}
    */
   #fit(columns) {
+    /** @param {Metrics} m @returns {FitMetrics} */
     const fitted = (m) => {
       // Face-down cards give way first (down to 4px each, `fan`), before face-up ones or cards.
       const down = Math.min(m.down, m.fitDown);
@@ -553,6 +629,7 @@ export class Renderer {
         const upNeeded = (m.colsH - m.ch - c.down * down) / (u - 1);
         return Math.min(m.font, Math.max(Math.min(m.font, MIN_FONT), fontFitting(m.cw, upNeeded)));
       });
+      /** @param {ColumnView} c @param {number} i */
       const height = (c, i) => c.down * down + Math.max(0, c.up.length - 1) * readableFan(m.cw, fonts[i]) + m.ch;
       const fits = columns.every((c, i) => height(c, i) <= m.colsH);
       return { ...m, fonts, fits };
@@ -570,7 +647,8 @@ export class Renderer {
   }
 
   #position() {
-    const m = this.state ? this.#fit(this.state.columns) : this.#metrics();
+    const fit = this.state ? this.#fit(this.state.columns) : null;
+    const m = fit ?? this.#metrics();
     this.metrics = m;
     const s = this.table.style;
     s.setProperty("--cw", px(m.cw));
@@ -581,9 +659,9 @@ export class Renderer {
     s.setProperty("--top-scale", String(m.topScale));
     s.setProperty("--cols-h", px(m.colsH));
     this.table.toggleAttribute("data-narrow", m.cw < 58);
-    if (!this.state) return;
+    if (!this.state || !fit) return;
     this.state.columns.forEach((c, i) => {
-      const font = m.fonts[i];
+      const font = fit.fonts[i];
       if (font < m.font) this.cols[i].style.setProperty("--fs", px(font));
       else this.cols[i].style.removeProperty("--fs");
       const { down, up } = this.fan(c.down, c.up.length, { ...m, upMin: readableFan(m.cw, font) });
@@ -596,8 +674,13 @@ export class Renderer {
     });
   }
 
-  /** How far apart face-down and face-up cards sit so that the column fits its height. */
-  fan(d, u, m = this.metrics) {
+  /**
+   * How far apart face-down and face-up cards sit so that the column fits its height.
+   * @param {number} d face-down cards
+   * @param {number} u face-up cards
+   * @param {Metrics} [m] the layout (the one last applied)
+   */
+  fan(d, u, m = /** @type {Metrics} */ (this.metrics)) {
     let down = m.down;
     let up = m.up;
     const need = () => d * down + Math.max(0, u - 1) * up + m.ch;

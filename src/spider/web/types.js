@@ -120,6 +120,66 @@
  */
 
 /**
+ * The quick hint at the losing move, as op `hint` gives it.
+ * @typedef {object} ReviewHint
+ * @property {{src: number, dst: number, count: number} | null} move
+ * @property {string} reason
+ */
+
+/**
+ * The action that lost a reviewed game (`review.losing`), with what the hint said there.
+ * @typedef {object} LosingMove
+ * @property {number} number
+ * @property {{op: string, src?: number, dst?: number, count?: number}} action
+ * @property {string | null} card
+ * @property {ReviewHint} hint
+ * @property {string | null} hint_card
+ * @property {boolean} hint_same
+ * @property {boolean | null} think_same
+ * @property {"bad-luck" | "mistake"} verdict
+ */
+
+/**
+ * The answer of "Where did I lose it?" (`reply.review`, op `review`).
+ * @typedef {object} Review
+ * @property {"won" | "still-winnable" | "lost" | "never-winnable" | "could-not-tell"} status
+ * @property {number} moves
+ * @property {number | null} last_winnable
+ * @property {number | null} first_unwinnable
+ * @property {LosingMove | null} losing
+ * @property {string | null} practice
+ * @property {number} elapsed
+ */
+
+/**
+ * A progress message of op `review`: the position being judged, the solver runs so far, and the
+ * actions on the played line.
+ * @typedef {object} ReviewProgress
+ * @property {number} probing
+ * @property {number} probes
+ * @property {number} moves
+ */
+
+/**
+ * The answer of the full-information solver (`reply.solve`, op `solve`): its verdict, the
+ * winning line as requests (`actions`), its length and how much it searched.
+ * @typedef {object} SolveInfo
+ * @property {"winnable" | "unwinnable" | "undecided"} status
+ * @property {string} reason
+ * @property {Request[]} actions
+ * @property {number} moves
+ * @property {number} positions
+ * @property {number} elapsed
+ */
+
+/**
+ * A progress message of op `solve`: positions seen and seconds so far.
+ * @typedef {object} SolveProgress
+ * @property {number} positions
+ * @property {number} elapsed
+ */
+
+/**
  * A reply of the engine. `state` is present whenever the request reached a game; `saved` and
  * `events` with every successful action.
  * @typedef {object} Reply
@@ -130,6 +190,8 @@
  * @property {{code: string, message: string}} [error]
  * @property {HintInfo} [hint]
  * @property {ThinkInfo} [think]
+ * @property {SolveInfo} [solve]
+ * @property {Review} [review]
  * @property {boolean} [no_moves]
  * @property {string} [no_moves_status]
  * @property {{position: string, start: string}} [export]
@@ -202,6 +264,33 @@
  * @property {boolean} [started]
  * @property {boolean} [won]
  * @property {{game: GameState, meta: Meta} | null} [abandoned]
+ */
+
+/**
+ * The options of a new deal (New game, the settings' `options`); `winnable` asks for a deal the
+ * solver has won.
+ * @typedef {object} GameOptions
+ * @property {string} game
+ * @property {number} suits
+ * @property {string} rule
+ * @property {string} scoring
+ * @property {boolean} [winnable]
+ */
+
+/**
+ * A section of the How to play pages (the locales' `help.*`): a heading, then paragraphs, a
+ * list and a table (rows of cells, the first a heading).
+ * @typedef {object} HelpSection
+ * @property {string} h
+ * @property {string[]} [p]
+ * @property {string[]} [list]
+ * @property {string[][]} [table]
+ */
+
+/**
+ * A locale module's text (locales/*.js): strings with {placeholders}, plural forms keyed by the
+ * categories of Intl.PluralRules, and the How to play pages.
+ * @typedef {Record<string, string | Record<string, string> | HelpSection[]>} Strings
  */
 
 export {};

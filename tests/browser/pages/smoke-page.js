@@ -6,8 +6,10 @@
 const root = document.documentElement;
 const params = new URL(window.location.href).searchParams;
 const base = params.get("base") ?? "/pyodide/";
+/** @type {string[]} */
 const violations = [];
 
+/** @param {string} text */
 function noteViolation(text) {
   violations.push(text);
   root.dataset.csp = violations.join("\n");
