@@ -2,11 +2,22 @@
 // Dialogs: New game, Settings, How to play, Win, and a confirmation (Statistics: statsview.js).
 // Native <dialog> elements: modal, focus kept inside, Esc closes.
 
+import { $ } from "./dom.js";
 import { data, formatNumber, formatTime, t } from "./i18n.js";
 import { animate } from "./settings.js";
 import * as stats from "./stats.js";
 
-const $ = (sel, root = document) => root.querySelector(sel);
+/** @typedef {import("./types.js").GameOptions} GameOptions */
+/** @typedef {import("./settings.js").Settings} Settings */
+/** @typedef {import("./settings.js").Patch} Patch */
+
+/**
+ * What New game does with the player's choice: deal with the options, or open a typed code
+ * (resolving with the refusal's code, "cancelled", or null once opened).
+ * @typedef {object} NewHandlers
+ * @property {(options: GameOptions) => unknown} onDeal
+ * @property {(code: string) => Promise<string | null>} onOpenCode
+ */
 
 export function anyOpen() {
   return document.querySelector("dialog[open]") !== null;
@@ -36,14 +47,26 @@ for (const dlg of document.querySelectorAll("dialog.dlg")) {
   });
 }
 
+/**
+ * Resolves with the dialog's return value when it closes.
+ * @param {HTMLDialogElement} dlg
+ * @returns {Promise<string>}
+ */
 function whenClosed(dlg) {
   return new Promise((resolve) => dlg.addEventListener("close", () => resolve(dlg.returnValue), { once: true }));
 }
 
 // ---- New game ----
 
-const dlgNew = $("#dlg-new");
-const formNew = $("[data-form='new']");
+const dlgNew = $("#dlg-new", document, HTMLDialogElement);
+const formNew = $("[data-form='new']", document, HTMLFormElement);
+/**
+ * The form's fields, by name.
+ * @param {string} name
+ */
+const field = (name) => /** @type {HTMLInputElement} */ (formNew.elements.namedItem(name));
+// The callbacks of the New game dialog now open (a dialog's wiring, not app state).
+/** @type {NewHandlers | null} */
 let newHandlers = null;
 
 /**
@@ -56,33 +79,36 @@ function ruleIsChosen(game, suits) {
   return game === "spider" && suits > 1;
 }
 
-/** The options the dialog shows; a rule that is not offered for the game is the classic one. */
+/**
+ * The options the dialog shows; a rule that is not offered for the game is the classic one.
+ * @returns {GameOptions}
+ */
 function readOptions() {
-  const f = formNew.elements;
-  const game = f.game.value;
-  const suits = Number(f.suits.value);
+  const game = field("game").value;
+  const suits = Number(field("suits").value);
   return {
     game,
     suits,
-    rule: ruleIsChosen(game, suits) ? f.rule.value : "classic",
-    scoring: f.scoring.value,
-    winnable: f.winnable.checked,
+    rule: ruleIsChosen(game, suits) ? field("rule").value : "classic",
+    scoring: field("scoring").value,
+    winnable: field("winnable").checked,
   };
 }
 
 function syncNewForm() {
   const o = readOptions();
   $("[data-rule-field]", formNew).hidden = !ruleIsChosen(o.game, o.suits);
-  $("[data-rule-help]", formNew).textContent = t(`rule.${formNew.elements.rule.value}.help`);
+  $("[data-rule-help]", formNew).textContent = t(`rule.${field("rule").value}.help`);
   $("[data-scoring-help]", formNew).textContent = t(`scoring.${o.scoring}.help.${o.game}`);
 }
 
 formNew.addEventListener("change", syncNewForm);
 
 async function openCode() {
-  const input = $("#code-input");
+  const input = $("#code-input", document, HTMLInputElement);
   const errorEl = $("[data-code-error]");
   const code = input.value.trim();
+  if (!newHandlers) return;
   if (!code) {
     errorEl.textContent = t("new.code.empty");
     input.focus();
@@ -109,22 +135,26 @@ $("#code-input").addEventListener("keydown", (e) => {
   }
 });
 $("#code-input").addEventListener("input", (e) => {
-  e.target.removeAttribute("aria-invalid");
+  /** @type {Element} */ (e.target).removeAttribute("aria-invalid");
   $("[data-code-error]").textContent = "";
 });
 dlgNew.addEventListener("close", () => {
   if (dlgNew.returnValue === "deal" && newHandlers) newHandlers.onDeal(readOptions());
 });
 
+/**
+ * Opens New game showing `options`; `handlers` act on the player's choice.
+ * @param {GameOptions} options
+ * @param {NewHandlers} handlers
+ */
 export function openNew(options, handlers) {
   newHandlers = handlers;
-  const f = formNew.elements;
-  f.game.value = options.game;
-  f.suits.value = String(options.suits);
-  f.rule.value = options.rule;
-  f.scoring.value = options.scoring;
-  f.winnable.checked = Boolean(options.winnable);
-  $("#code-input").value = "";
+  field("game").value = options.game;
+  field("suits").value = String(options.suits);
+  field("rule").value = options.rule;
+  field("scoring").value = options.scoring;
+  field("winnable").checked = Boolean(options.winnable);
+  $("#code-input", document, HTMLInputElement).value = "";
   $("#code-input").removeAttribute("aria-invalid");
   $("[data-code-error]").textContent = "";
   dlgNew.returnValue = "";
@@ -134,28 +164,40 @@ export function openNew(options, handlers) {
 
 // ---- Settings ----
 
-const dlgSettings = $("#dlg-settings");
+const dlgSettings = $("#dlg-settings", document, HTMLDialogElement);
+// Where the Settings dialog now open sends a change (a dialog's wiring, not app state).
+/** @type {((patch: Patch) => void) | null} */
 let settingsChange = null;
 
 dlgSettings.addEventListener("change", (e) => {
-  const el = e.target;
+  const el = /** @type {HTMLInputElement | HTMLSelectElement} */ (e.target);
   const key = el.dataset.setting;
   if (!key || !settingsChange) return;
+  /** @type {unknown} */
   let value;
-  if (el.type === "checkbox") value = el.checked;
+  if (el instanceof HTMLInputElement && el.type === "checkbox") value = el.checked;
   else if (key === "undoLimit") value = el.value === "unlimited" ? null : Number(el.value);
   else if (key === "thinkSeconds") value = Number(el.value);
   else value = el.value;
-  settingsChange({ [key]: value });
+  // The settings check every value they take (settings.js `validate`): a field names its key.
+  settingsChange(/** @type {Patch} */ ({ [key]: value }));
 });
 
+/**
+ * Opens Settings showing `current`; `onChange` takes each change the player makes.
+ * @param {Settings} current
+ * @param {(patch: Patch) => void} onChange
+ */
 export function openSettings(current, onChange) {
   settingsChange = onChange;
+  /** @type {Record<string, unknown>} */
+  const values = current;
   for (const el of dlgSettings.querySelectorAll("[data-setting]")) {
-    const key = el.dataset.setting;
-    if (el.type === "checkbox") el.checked = Boolean(current[key]);
-    else if (key === "undoLimit") el.value = current.undoLimit === null ? "unlimited" : String(current.undoLimit);
-    else el.value = current[key] ?? "";
+    const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (el);
+    const key = input.dataset.setting ?? "";
+    if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = Boolean(values[key]);
+    else if (key === "undoLimit") input.value = current.undoLimit === null ? "unlimited" : String(current.undoLimit);
+    else input.value = /** @type {string} */ (values[key] ?? "");
   }
   $("[data-setting='lang'] option[value='']", dlgSettings).textContent = t("settings.auto");
   open(dlgSettings);
@@ -194,16 +236,19 @@ export function fillGrid(dl, rows) {
 
 // ---- How to play ----
 
-const dlgHelp = $("#dlg-help");
+const dlgHelp = $("#dlg-help", document, HTMLDialogElement);
 const helpBody = $("[data-help-body]");
 
+/** @param {string} game */
 function renderHelp(game) {
   for (const tab of dlgHelp.querySelectorAll("[data-help-tab]")) {
+    if (!(tab instanceof HTMLElement)) continue;
     const on = tab.dataset.helpTab === game;
     tab.setAttribute("aria-selected", String(on));
     tab.classList.toggle("on", on);
   }
-  const sections = [...(data(`help.${game}`) ?? []), ...(data("help.common") ?? [])];
+  const sections = [...data(`help.${game}`), ...data("help.common")];
+  /** @type {HTMLElement[]} */
   const out = [];
   for (const section of sections) {
     const h = document.createElement("h3");
@@ -242,9 +287,10 @@ function renderHelp(game) {
 }
 
 for (const tab of dlgHelp.querySelectorAll("[data-help-tab]")) {
-  tab.addEventListener("click", () => renderHelp(tab.dataset.helpTab));
+  if (tab instanceof HTMLElement) tab.addEventListener("click", () => renderHelp(tab.dataset.helpTab ?? "spider"));
 }
 
+/** @param {string} game */
 export function openHelp(game) {
   renderHelp(game);
   open(dlgHelp);
@@ -252,8 +298,12 @@ export function openHelp(game) {
 
 // ---- Win ----
 
-const dlgWin = $("#dlg-win");
+const dlgWin = $("#dlg-win", document, HTMLDialogElement);
 
+/**
+ * Celebrates a win; resolves with "new" (play again) or how else it closed.
+ * @param {{score: number, moves: number, time: number, records: {score?: boolean}, best?: number | null, assisted?: boolean}} win
+ */
 export function openWin({ score, moves, time, records, best, assisted = false }) {
   const newRecord = records.score;
   $("[data-win-record]").hidden = !newRecord;
@@ -275,7 +325,7 @@ export function openWin({ score, moves, time, records, best, assisted = false })
 
 // ---- No more moves ----
 
-const dlgNoMoves = $("#dlg-nomoves");
+const dlgNoMoves = $("#dlg-nomoves", document, HTMLDialogElement);
 
 /** "No more moves": resolves with "undo", "restart", "new" or "close". */
 export function openNoMoves() {
@@ -286,8 +336,12 @@ export function openNoMoves() {
 
 // ---- Confirmation ----
 
-const dlgConfirm = $("#dlg-confirm");
+const dlgConfirm = $("#dlg-confirm", document, HTMLDialogElement);
 
+/**
+ * Asks a question; resolves true when the player chose `ok`.
+ * @param {{title: string, text: string, ok: string}} question
+ */
 export function confirm({ title, text, ok }) {
   $("[data-confirm-title]").textContent = title;
   $("[data-confirm-text]").textContent = text;
@@ -300,6 +354,6 @@ export function confirm({ title, text, ok }) {
 /** Re-translates whatever dialog is open after a change of language. */
 export function relabel() {
   if (dlgNew.open) syncNewForm();
-  if (dlgHelp.open) renderHelp(dlgHelp.querySelector("[data-help-tab].on")?.dataset.helpTab ?? "spider");
+  if (dlgHelp.open) renderHelp(dlgHelp.querySelector("[data-help-tab].on")?.getAttribute("data-help-tab") ?? "spider");
   $("[data-setting='lang'] option[value='']", dlgSettings).textContent = t("settings.auto");
 }

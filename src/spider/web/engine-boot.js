@@ -81,14 +81,33 @@ install
 `;
 
 /**
+ * The part of Pyodide's API the engine uses (pyodide.mjs comes without types here).
+ * `runPython` gives the value of the code's last expression, a proxy of a Python object.
+ * @typedef {object} Pyodide
+ * @property {{writeFile: (path: string, data: Uint8Array) => void}} FS
+ * @property {(code: string) => unknown} runPython
+ * @property {{set: (name: string, value: unknown) => void}} globals
+ * @property {(buffer: Uint8Array) => void} setInterruptBuffer
+ * @property {() => Uint8Array<ArrayBuffer>} makeMemorySnapshot
+ */
+
+/**
+ * Pyodide's loader (`loadPyodide` of pyodide.mjs), with the options the worker gives it.
+ * @typedef {(options: {indexURL: string, stdLibURL?: string, _loadSnapshot?: Promise<ArrayBuffer>, _makeSnapshot?: boolean}) => Promise<Pyodide>} LoadPyodide
+ */
+
+/**
  * Installs the finder of left-out modules; `fetchFull()` returns the bytes of Pyodide's full
  * `python_stdlib.zip` (synchronously: an import cannot wait). Returns the finder (its `found`
  * lists the modules it loaded), or undefined when the standard library is complete.
- * @param {any} pyodide
+ * @param {Pyodide} pyodide
  * @param {() => Uint8Array} fetchFull
+ * @returns {unknown}
  */
 export function installStdlibFallback(pyodide, fetchFull) {
-  return pyodide.runPython(FALLBACK)(fetchFull) ?? undefined;
+  // FALLBACK ends with the Python function that installs the finder.
+  const install = /** @type {(fetch: () => Uint8Array) => unknown} */ (pyodide.runPython(FALLBACK));
+  return install(fetchFull) ?? undefined;
 }
 
 /**
@@ -97,7 +116,7 @@ export function installStdlibFallback(pyodide, fetchFull) {
  * engine (its zip is not in the snapshot: it is written again, for the modules imported
  * later). `beforeConnect()` runs when the engine is imported and nothing from JavaScript is in
  * Python yet: the moment for a snapshot.
- * @param {any} pyodide
+ * @param {Pyodide} pyodide
  * @param {ArrayBuffer | Uint8Array} engineZip
  * @param {(text: string) => void} postProgress
  * @param {{restored?: boolean, beforeConnect?: () => void}} [options]
@@ -108,5 +127,6 @@ export function startEngine(pyodide, engineZip, postProgress, { restored = false
   if (!restored) pyodide.runPython(IMPORT_ENGINE);
   beforeConnect?.();
   pyodide.globals.set("post_progress", postProgress);
-  return pyodide.runPython(CONNECT_ENGINE);
+  // CONNECT_ENGINE ends with the Python function that answers a request.
+  return /** @type {(text: string) => string} */ (pyodide.runPython(CONNECT_ENGINE));
 }

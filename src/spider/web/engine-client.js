@@ -3,6 +3,27 @@
 // requests, and resolves each with the engine's parsed reply. Requests made before the engine
 // is ready are sent at once and answered, in order, when it is.
 
+/** @typedef {import("./types.js").Reply} Reply */
+/** @typedef {import("./types.js").Request} Request */
+
+/**
+ * The engine worker engine-start.js began before the page's modules loaded, with the messages
+ * (`data`) and errors it sent meanwhile.
+ * @typedef {{worker: Worker, early: Array<{data?: unknown, error?: string}>}} EarlyWorker
+ */
+/** The page's global scope, where engine-start.js leaves that worker. @typedef {typeof globalThis & {spiderEngineWorker?: EarlyWorker}} EarlyScope */
+
+/**
+ * A message of the engine worker (worker.js): `ready` (with the release and the start-up
+ * timings), `error`, a `reply` to request `id` (and the engine's time), a long request's `progress`.
+ * @typedef {{type?: string, id?: number, text?: string, ms?: number, data?: unknown, detail?: string, version?: string, timings?: Record<string, number | string>}} WorkerMessage
+ */
+
+/**
+ * A request waiting for its reply.
+ * @typedef {{resolve: (reply: Reply) => void, reject: (err: unknown) => void, text: string, onProgress: ((data: unknown) => void) | null}} Pending
+ */
+
 export class EngineClient extends EventTarget {
   /** `name` names the worker ("solver" for the second instance that runs searches). */
   constructor(url = new URL("./worker.js", import.meta.url), { name = "engine" } = {}) {
@@ -10,9 +31,18 @@ export class EngineClient extends EventTarget {
     this.url = url;
     this.name = name;
     this.nextId = 1;
+    /** @type {Map<number, Pending>} */
     this.pending = new Map();
+    /** @type {"idle" | "loading" | "ready" | "error"} */
     this.status = "idle";
+    /** @type {Worker | null} */
     this.worker = null;
+    /** @type {Uint8Array | null} the interrupt buffer shared with the worker (cross-origin isolated pages) */
+    this.interrupts = null;
+    /** @type {string | undefined} the engine's release, once ready */
+    this.version = undefined;
+    /** @type {Record<string, number | string>} ms spent in each step of the worker's start, and how its snapshot went */
+    this.timings = {};
   }
 
   start() {
@@ -40,10 +70,10 @@ export class EngineClient extends EventTarget {
   /**
    * The engine worker that engine-start.js began before the page's modules loaded, with what it
    * sent meanwhile; taken once, by the first start of the client named "engine".
-   * @returns {{worker: Worker, early: Array<{data?: any, error?: string}>} | undefined}
+   * @returns {EarlyWorker | undefined}
    */
   #adoptEarlyWorker() {
-    const scope = /** @type {any} */ (globalThis);
+    const scope = /** @type {EarlyScope} */ (globalThis);
     const early = this.name === "engine" ? scope.spiderEngineWorker : undefined;
     if (early) scope.spiderEngineWorker = undefined;
     return early;
@@ -58,14 +88,14 @@ export class EngineClient extends EventTarget {
   /**
    * Sends a request object; resolves with the reply object (ok true or false).
    * `onProgress(data)` receives the progress messages of a long request (op "solve").
-   * @param {import("./types.js").Request} req
-   * @param {{onProgress?: ((data: any) => void) | null}} [opts]
-   * @returns {Promise<import("./types.js").Reply>}
+   * @param {Request} req
+   * @param {{onProgress?: ((data: unknown) => void) | null}} [opts]
+   * @returns {Promise<Reply>}
    */
   request(req, { onProgress = null } = {}) {
     const id = this.nextId++;
     const text = JSON.stringify({ ...req, id });
-    return new Promise((resolve, reject) => {
+    return new Promise((/** @type {(reply: Reply) => void} */ resolve, reject) => {
       this.pending.set(id, { resolve, reject, text, onProgress });
       this.worker?.postMessage({ id, text });
     });
@@ -113,8 +143,10 @@ export class EngineClient extends EventTarget {
     this.dispatchEvent(new CustomEvent("status", { detail: { status: "error", detail } }));
   }
 
-  /** @param {{type: string, id?: number, text?: string, ms?: number, data?: unknown, detail?: string, version?: string, timings?: object}} msg */
-  #receive(msg) {
+  /** @param {unknown} data a message of the worker (WorkerMessage) */
+  #receive(data) {
+    if (typeof data !== "object" || data === null) return;
+    const msg = /** @type {WorkerMessage} */ (data);
     if (msg.type === "ready") {
       this.status = "ready";
       this.version = msg.version;
@@ -123,16 +155,16 @@ export class EngineClient extends EventTarget {
     } else if (msg.type === "error") {
       this.#fail(msg.detail ?? "worker error");
     } else if (msg.type === "progress") {
-      this.pending.get(msg.id)?.onProgress?.(msg.data);
+      this.pending.get(msg.id ?? 0)?.onProgress?.(msg.data);
     } else if (msg.type === "reply") {
-      const p = this.pending.get(msg.id);
+      const p = this.pending.get(msg.id ?? 0);
       if (!p) return;
       if (msg.ms !== undefined) {
         // How long the engine itself took, as a user-timing measure (read by benchmarks).
         const end = performance.now();
         performance.measure("spider:engine", { start: Math.max(0, end - msg.ms), end });
       }
-      this.pending.delete(msg.id);
+      this.pending.delete(msg.id ?? 0);
       try {
         p.resolve(JSON.parse(msg.text ?? ""));
       } catch (err) {

@@ -5,7 +5,7 @@
 // errors it sent meanwhile (kept here, so none is lost). On a warm start this begins the worker
 // 150-400 ms sooner than a start from the page's modules (benchmarks/web.py).
 (() => {
-  /** @type {{worker: Worker, early: Array<{data?: any, error?: string}>} | undefined} */
+  /** @type {import("./engine-client.js").EarlyWorker | undefined} */
   let early;
   try {
     const worker = new Worker("/worker.js", { type: "module", name: "engine" });
@@ -19,5 +19,5 @@
   } catch {
     early = undefined; // EngineClient starts its own
   }
-  /** @type {any} */ (globalThis).spiderEngineWorker = early;
+  /** @type {import("./engine-client.js").EarlyScope} */ (globalThis).spiderEngineWorker = early;
 })();

@@ -6,6 +6,7 @@
 // on from the last winnable position as a practice game that counts in no statistics (main.js
 // opens it with `open` and the context `practice`).
 
+import { $ } from "./dom.js";
 import { cardName, formatNumber, has, t } from "./i18n.js";
 import * as solver from "./solver.js";
 
@@ -13,34 +14,9 @@ import * as solver from "./solver.js";
 export const REVIEW_SECONDS = 60;
 const POSITION_SECONDS = 10;
 
-/**
- * @typedef {object} ReviewHint
- * @property {{src: number, dst: number, count: number} | null} move
- * @property {string} reason
- */
-
-/**
- * @typedef {object} LosingMove
- * @property {number} number
- * @property {{op: string, src?: number, dst?: number, count?: number}} action
- * @property {string | null} card
- * @property {ReviewHint} hint
- * @property {string | null} hint_card
- * @property {boolean} hint_same
- * @property {boolean | null} think_same
- * @property {"bad-luck" | "mistake"} verdict
- */
-
-/**
- * @typedef {object} Review
- * @property {"won" | "still-winnable" | "lost" | "never-winnable" | "could-not-tell"} status
- * @property {number} moves
- * @property {number | null} last_winnable
- * @property {number | null} first_unwinnable
- * @property {LosingMove | null} losing
- * @property {string | null} practice
- * @property {number} elapsed
- */
+/** @typedef {import("./types.js").Review} Review */
+/** @typedef {import("./types.js").LosingMove} LosingMove */
+/** @typedef {import("./types.js").ReviewProgress} ReviewProgress */
 
 /**
  * `getSaved`: the saved text of the game to review; `practice(position, lost)`: opens a practice
@@ -48,14 +24,7 @@ const POSITION_SECONDS = 10;
  * @typedef {{getSaved: () => string | null, practice: (position: string, lost: string | null) => void}} Hooks
  */
 
-/**
- * @param {string} sel
- * @param {ParentNode} [root]
- * @returns {HTMLElement}
- */
-const $ = (sel, root = document) => /** @type {HTMLElement} */ (root.querySelector(sel));
-
-const dlg = /** @type {HTMLDialogElement} */ ($("#dlg-review"));
+const dlg = $("#dlg-review", document, HTMLDialogElement);
 const textEl = $("[data-review-text]", dlg);
 const detailEl = $("[data-review-detail]", dlg);
 const noteEl = $("[data-review-note]", dlg);
@@ -83,7 +52,7 @@ function seconds(took = (performance.now() - startedAt) / 1000) {
   return t("solve.seconds", { n: Math.max(1, Math.ceil(took - 0.05)) });
 }
 
-/** @param {{probing: number, probes: number, moves: number}} p */
+/** @param {ReviewProgress} p */
 function showProgress(p) {
   progressEl.textContent = t("review.progress", { at: p.probing, moves: p.moves, count: formatNumber(p.probes), time: seconds() });
 }
@@ -127,14 +96,14 @@ startBtn.addEventListener("click", async () => {
   textEl.textContent = t("review.running");
   progressEl.textContent = t("solve.starting");
   try {
-    const options = { timeLimit: REVIEW_SECONDS, positionTimeLimit: POSITION_SECONDS, onProgress: (/** @type {any} */ p) => session === s && showProgress(p) };
-    const result = /** @type {Review} */ (await solver.reviewSaved(s.saved, options));
+    const options = { timeLimit: REVIEW_SECONDS, positionTimeLimit: POSITION_SECONDS, onProgress: (/** @type {ReviewProgress} */ p) => session === s && showProgress(p) };
+    const result = await solver.reviewSaved(s.saved, options);
     if (session !== s) return;
     s.result = result;
     s.took = (performance.now() - startedAt) / 1000;
     show(result);
   } catch (err) {
-    if (session !== s || err?.name === "AbortError") return;
+    if (session !== s || solver.isAbort(err)) return;
     setPhase("error");
     textEl.textContent = t("review.error");
   }

@@ -13,16 +13,25 @@
 // ("solve", "think", "review", "status"), and `cancel(owner)` stops only that owner's jobs.
 // `<html data-solver-starts>` counts the solver workers started (read by the tests).
 
+import { $ } from "./dom.js";
 import { EngineClient } from "./engine-client.js";
 import { formatNumber, t } from "./i18n.js";
+
+/** @typedef {import("./types.js").Request} Request */
+/** @typedef {import("./types.js").Reply} Reply */
+/** @typedef {import("./types.js").SolveInfo} SolveInfo */
+/** @typedef {import("./types.js").SolveProgress} SolveProgress */
+/** @typedef {import("./types.js").Review} Review */
+/** @typedef {import("./types.js").ReviewProgress} ReviewProgress */
+/** @typedef {import("./types.js").ThinkProgress} ThinkProgress */
 
 /** Seconds for "Is this deal winnable?" and "Show solution". */
 export const CHECK_SECONDS = 60;
 const MEMORY_MB = 256;
 const PROGRESS_EVERY = 1000;
 
-const $ = (sel, root = document) => root.querySelector(sel);
-
+// The solver's worker, started on first use (a worker handle, not app state).
+/** @type {EngineClient | null} */
 let client = null;
 
 function solverClient() {
@@ -37,6 +46,7 @@ function solverClient() {
 
 /** @typedef {{owner: string, cancelled: boolean}} Job */
 
+// The solver worker's job queue (a scheduler's bookkeeping, not app state).
 /** @type {Job | null} the job whose requests the worker is answering */
 let running = null;
 /** @type {Set<Job>} jobs waiting for the worker */
@@ -45,6 +55,14 @@ const waiting = new Set();
 let queue = Promise.resolve();
 
 const aborted = () => new DOMException("cancelled", "AbortError");
+
+/**
+ * Whether `err` is a search's cancellation (an AbortError) rather than a failure.
+ * @param {unknown} err
+ */
+export function isAbort(err) {
+  return err instanceof DOMException && err.name === "AbortError";
+}
 
 /**
  * Runs `fn` (its requests to the solver worker) once the jobs queued before it have ended.
@@ -89,29 +107,36 @@ export function cancel(owner) {
 
 /**
  * One request to the solver worker; rejects when the worker fails to start or is cancelled.
- * @param {import("./types.js").Request} req
- * @param {((data: any) => void) | null} [onProgress]
+ * The progress messages are the protocol's, typed by it as the replies are.
+ * @template P
+ * @param {Request} req
+ * @param {((data: P) => void) | null} [onProgress]
+ * @returns {Promise<Reply>}
  */
 function ask(req, onProgress = null) {
   const c = solverClient();
   if (c.status === "error") return Promise.reject(new Error("solver engine failed"));
+  /** @type {((e: Event) => void) | null} */
   let onStatus = null;
+  const progress = onProgress && ((/** @type {unknown} */ data) => onProgress(/** @type {P} */ (data)));
   return new Promise((resolve, reject) => {
     onStatus = (e) => {
-      if (e.detail.status === "error") reject(new Error(e.detail.detail ?? "solver engine failed"));
+      const { detail } = /** @type {CustomEvent<{status: string, detail?: string}>} */ (e);
+      if (detail.status === "error") reject(new Error(detail.detail ?? "solver engine failed"));
     };
     c.addEventListener("status", onStatus);
-    c.request(req, { onProgress }).then(resolve, reject);
+    c.request(req, { onProgress: progress }).then(resolve, reject);
   }).finally(() => c.removeEventListener("status", onStatus));
 }
 
 /**
  * Loads the game of `saved` in the solver worker, then asks `req` (unless `job` was cancelled
  * meanwhile); resolves with the reply.
+ * @template P
  * @param {Job} job
  * @param {string} saved
- * @param {import("./types.js").Request} req
- * @param {((data: any) => void) | null} [onProgress]
+ * @param {Request} req
+ * @param {((data: P) => void) | null} [onProgress]
  */
 async function askAbout(job, saved, req, onProgress = null) {
   const loaded = await ask({ op: "load", saved });
@@ -123,13 +148,14 @@ async function askAbout(job, saved, req, onProgress = null) {
 /**
  * Solves the game of `saved` (the main engine's saved text); resolves with the `solve` field.
  * @param {string} saved
- * @param {{timeLimit?: number, onProgress?: (data: any) => void}} [opts]
+ * @param {{timeLimit?: number, onProgress?: (data: SolveProgress) => void}} [opts]
+ * @returns {Promise<SolveInfo>}
  */
 export function solveSaved(saved, { timeLimit = CHECK_SECONDS, onProgress } = {}) {
   return exclusive("solve", async (job) => {
     const req = { op: "solve", time_limit: timeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
     const reply = await askAbout(job, saved, req, onProgress);
-    if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
+    if (!reply.ok || !reply.solve) throw new Error(reply.error?.code ?? "solver");
     return reply.solve;
   });
 }
@@ -154,13 +180,14 @@ export function thinkSaved(saved, { timeLimit, onProgress }) {
  * "Where did I lose it?": reviews the game of `saved` (op `review`, docs/protocol.md) in the
  * solver's worker; resolves with the `review` field. `cancel("review")` stops it.
  * @param {string} saved
- * @param {{timeLimit?: number, positionTimeLimit?: number, onProgress?: (data: any) => void}} [opts]
+ * @param {{timeLimit?: number, positionTimeLimit?: number, onProgress?: (data: ReviewProgress) => void}} [opts]
+ * @returns {Promise<Review>}
  */
 export function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTimeLimit = 10, onProgress } = {}) {
   return exclusive("review", async (job) => {
     const req = { op: "review", time_limit: timeLimit, position_time_limit: positionTimeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
     const reply = await askAbout(job, saved, req, onProgress);
-    if (!reply.ok) throw new Error(reply.error?.code ?? "solver");
+    if (!reply.ok || !reply.review) throw new Error(reply.error?.code ?? "solver");
     return reply.review;
   });
 }
@@ -176,7 +203,7 @@ export function status(saved) {
 
 // ---- the dialog ----
 
-const dlg = $("#dlg-solve");
+const dlg = $("#dlg-solve", document, HTMLDialogElement);
 const titleEl = $("[data-solve-title]", dlg);
 const textEl = $("[data-solve-text]", dlg);
 const progressEl = $("[data-solve-progress]", dlg);
@@ -184,10 +211,19 @@ const startBtn = $("[data-action='solve-start']", dlg);
 const playBtn = $("[data-action='solve-play']", dlg);
 const cancelBtn = $("[data-action='solve-cancel']", dlg);
 
-let session = null; // {mode, ...} of the dialog now open
+/**
+ * What the dialog asks for the game (`getSaved`) and does with a solution (`play`).
+ * @typedef {{getSaved: () => string | null, play: (actions: Request[]) => void}} SolveHooks
+ */
+
+// The dialog now open, its mode and the solution it found (a dialog's own state, not app state).
+/** @type {(SolveHooks & {mode: "check" | "solution", solution?: Request[]}) | null} */
+let session = null;
 /** @type {number | null} when the running search was asked for (performance.now()) */
 let startedAt = null;
-let lastResult = null; // {saved, solve}: the latest answer, reused while the position is the same
+// A cache: the latest answer, reused while the position is the same.
+/** @type {{saved: string, solve: SolveInfo} | null} */
+let lastResult = null;
 
 /**
  * @param {string} phase
@@ -203,6 +239,7 @@ function setPhase(phase, result = null) {
   dlg.classList.toggle("busy", phase === "running");
 }
 
+/** @param {number} s */
 function seconds(s) {
   return t("solve.seconds", { n: Math.max(1, Math.ceil(s - 0.05)) }); // never "0 s"
 }
@@ -217,11 +254,16 @@ function wallSeconds(elapsed) {
   return Math.max(elapsed, since);
 }
 
+/** @param {SolveProgress} p */
 function showProgress(p) {
   progressEl.textContent = t("solve.progress", { positions: formatNumber(p.positions), time: seconds(wallSeconds(p.elapsed)) });
 }
 
-/** Opens the dialog for `mode` ("check" or "solution") at its spoiler warning. */
+/**
+ * Opens the dialog for `mode` at its spoiler warning.
+ * @param {"check" | "solution"} mode
+ * @param {SolveHooks} hooks
+ */
 function open(mode, hooks) {
   session = { mode, ...hooks };
   titleEl.textContent = t(`solve.${mode}.title`);
@@ -247,7 +289,10 @@ dlg.addEventListener("close", () => {
 
 cancelBtn.addEventListener("click", () => close());
 
-/** The result text of a `solve` answer. */
+/**
+ * The result text of a `solve` answer.
+ * @param {SolveInfo} solve
+ */
 function resultText(solve) {
   const positions = formatNumber(solve.positions);
   if (solve.status === "winnable") return t("solve.result.winnable", { n: solve.moves });
@@ -255,9 +300,12 @@ function resultText(solve) {
   return t("solve.result.undecided", { time: seconds(wallSeconds(solve.elapsed)), positions });
 }
 
-async function runSolve() {
-  const s = session;
-  const saved = s.getSaved();
+/**
+ * The answer for the dialog's game: the last one when the position is the same, else a search.
+ * @param {SolveHooks} s
+ */
+async function runSolve(s) {
+  const saved = s.getSaved() ?? "";
   if (lastResult && lastResult.saved === saved) {
     startedAt = null; // the earlier answer, at once: its own time is shown
     return lastResult.solve;
@@ -275,7 +323,7 @@ startBtn.addEventListener("click", async () => {
   const s = session;
   if (!s) return;
   try {
-    const solve = await runSolve();
+    const solve = await runSolve(s);
     if (session !== s) return;
     if (s.mode === "solution" && solve.status === "winnable") {
       close();
@@ -289,7 +337,7 @@ startBtn.addEventListener("click", async () => {
     if (solve.status === "winnable") s.solution = solve.actions;
   } catch (err) {
     if (session !== s) return;
-    if (err?.name === "AbortError") return;
+    if (isAbort(err)) return;
     setPhase("result", "error");
     textEl.textContent = t("solve.error");
   }
@@ -302,12 +350,18 @@ playBtn.addEventListener("click", () => {
   s.play(s.solution);
 });
 
-/** "Is this deal winnable?": a spoiler warning, then the search with progress and a result. */
+/**
+ * "Is this deal winnable?": a spoiler warning, then the search with progress and a result.
+ * @param {SolveHooks} hooks
+ */
 export function openCheck({ getSaved, play }) {
   open("check", { getSaved, play });
 }
 
-/** "Show solution": a spoiler warning, then (after a search when needed) the demo. */
+/**
+ * "Show solution": a spoiler warning, then (after a search when needed) the demo.
+ * @param {SolveHooks} hooks
+ */
 export function openSolution({ getSaved, play }) {
   open("solution", { getSaved, play });
 }

@@ -91,6 +91,7 @@ const SHELL = [
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
 const PYODIDE_LOADERS = ["pyodide.asm.mjs", "pyodide.asm.js"]; // one of them, by version
 
+// When the last update check ran (throttles the checks; the worker's own bookkeeping).
 let lastCheck = 0;
 
 // The files the cache holds are read by the browser straight from it, where it supports the
@@ -112,7 +113,8 @@ const CACHED_PATHS = [
 ];
 
 sw.addEventListener("install", (event) => {
-  const routed = /** @type {any} */ (event);
+  // Static routing (`InstallEvent.addRoutes`) is too new for the checker's library.
+  const routed = /** @type {ExtendableEvent & {addRoutes?: (rules: unknown) => unknown}} */ (event);
   if (typeof routed.addRoutes === "function") {
     const or = CACHED_PATHS.map((pathname) => ({ urlPattern: { pathname }, requestMethod: "GET" }));
     const rules = [{ condition: { or }, source: { cacheName: CACHE } }];
@@ -139,17 +141,40 @@ sw.addEventListener("activate", (event) => {
   );
 });
 
-/** What the cached /engine.json says about the runtime. */
+/**
+ * Field `key` of `value` when it is an object (what a JSON document holds there), else undefined.
+ * @param {unknown} value
+ * @param {string} key
+ * @returns {unknown}
+ */
+function field(value, key) {
+  return typeof value === "object" && value !== null ? /** @type {Record<string, unknown>} */ (value)[key] : undefined;
+}
+
+/**
+ * What the cached /engine.json says about the runtime.
+ * @param {Cache} cache
+ * @returns {Promise<{base: string, stdlib: string | null, files: unknown[] | null}>}
+ */
 async function runtimeInfo(cache) {
   const meta = await cache.match("/engine.json");
+  /** @type {unknown} */
   const info = meta ? await meta.json().catch(() => ({})) : {};
   // The versioned Pyodide address, such as "/pyodide/314.0.7/"; the bytecode stdlib or null;
   // the names of the Pyodide files served (null from an older server: then both loaders are
   // tried, and one of them is missing).
-  const files = Array.isArray(info?.pyodide?.files) ? info.pyodide.files : null;
-  return { base: info?.pyodide?.url ?? "/pyodide/", stdlib: info?.stdlib ?? null, files };
+  const pyodide = field(info, "pyodide");
+  const files = field(pyodide, "files");
+  const url = field(pyodide, "url");
+  const stdlib = field(info, "stdlib");
+  return {
+    base: typeof url === "string" ? url : "/pyodide/",
+    stdlib: typeof stdlib === "string" ? stdlib : null,
+    files: Array.isArray(files) ? files : null,
+  };
 }
 
+/** @param {Cache} cache */
 async function cachePyodide(cache) {
   const { base, stdlib, files } = await runtimeInfo(cache);
   await cache.addAll([...PYODIDE_FILES.map((f) => base + f), stdlib ?? `${base}python_stdlib.zip`]);
@@ -165,6 +190,10 @@ async function cachePyodide(cache) {
   }
 }
 
+/**
+ * @param {ArrayBuffer} a
+ * @param {ArrayBuffer} b
+ */
 function sameBytes(a, b) {
   if (a.byteLength !== b.byteLength) return false;
   const x = new Uint8Array(a);
@@ -173,7 +202,11 @@ function sameBytes(a, b) {
   return true;
 }
 
-/** Fetches `url` again; stores it if it changed. Resolves true when it changed. */
+/**
+ * Fetches `url` again; stores it if it changed. Resolves true when it changed.
+ * @param {Cache} cache
+ * @param {string} url
+ */
 async function refresh(cache, url) {
   const fresh = await fetch(url, { cache: "no-cache" });
   if (!fresh.ok) return false;
@@ -186,6 +219,7 @@ async function refresh(cache, url) {
   return true;
 }
 
+/** @param {string} type */
 async function notify(type) {
   for (const client of await sw.clients.matchAll({ type: "window" })) client.postMessage({ type });
 }
@@ -206,6 +240,7 @@ async function checkForUpdate() {
   }
 }
 
+/** @param {Request} request */
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request);

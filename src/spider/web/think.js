@@ -75,7 +75,7 @@ export class ThinkHarder {
     } catch (err) {
       if (this.run !== run) return; // cancelled, or the table changed (said there)
       this.#end();
-      if (/** @type {Error} */ (err)?.name !== "AbortError") showMessage(i18n.t("think.error"));
+      if (!solver.isAbort(err)) showMessage(i18n.t("think.error"));
       return;
     }
     if (this.run !== run) return;

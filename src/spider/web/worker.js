@@ -22,14 +22,31 @@
 
 import { installStdlibFallback, startEngine } from "./engine-boot.js";
 
-let handle = null;
-let runtime = null; // Pyodide, once loaded
-let currentId = null;
-let interrupts = null; // the shared interrupt buffer, when the page sent one
+/** @typedef {import("./engine-boot.js").Pyodide} Pyodide */
+/** @typedef {import("./engine-boot.js").LoadPyodide} LoadPyodide */
+/**
+ * What /engine.json says: Pyodide's versioned address and version, the bytecode standard
+ * library, the release, and whether snapshots are made.
+ * @typedef {{pyodide?: {url?: string, version?: string}, stdlib?: string, version?: string, snapshot?: boolean}} EngineMeta
+ */
 
+// The worker's runtime (this worker has no app state: it answers requests in order).
+/** @type {((text: string) => string) | null} the engine's answer to a JSON request */
+let handle = null;
+/** @type {Pyodide | null} Pyodide, once loaded */
+let runtime = null;
+/** @type {number | null} the id of the request being answered (tags its progress) */
+let currentId = null;
+/** @type {Uint8Array | null} the shared interrupt buffer, when the page sent one */
+let interrupts = null;
+
+/** @type {Record<string, number | string>} ms spent in each start-up step, and how the snapshot went */
 const timings = {};
 
-/** The bytes at `url`, synchronously (a worker may block; an import cannot wait). */
+/**
+ * The bytes at `url`, synchronously (a worker may block; an import cannot wait).
+ * @param {string} url
+ */
 function fetchSync(url) {
   const xhr = new XMLHttpRequest();
   xhr.open("GET", url, false);
@@ -52,13 +69,19 @@ const SNAPSHOTS = "spider-snapshot";
 // zip); a snapshot of another layout is never restored.
 const SNAPSHOT_LAYOUT = 2;
 
-/** The snapshot's key, or null where there is none (the plain start: sources). */
+/**
+ * The snapshot's key, or null where there is none (the plain start: sources).
+ * @param {EngineMeta} meta
+ */
 function snapshotKey(meta) {
   if (!meta?.stdlib || !meta?.pyodide?.version || !meta?.version || meta.snapshot === false) return null;
   return `/snapshot/${SNAPSHOT_LAYOUT}/${meta.pyodide.version}/${meta.stdlib.split("/").pop()}/${meta.version}`;
 }
 
-/** The stored snapshot under `key` (its body not read yet), or null (none, or Cache Storage refused). */
+/**
+ * The stored snapshot under `key` (its body not read yet), or null (none, or Cache Storage refused).
+ * @param {string} key
+ */
 async function findSnapshot(key) {
   try {
     return (await (await caches.open(SNAPSHOTS)).match(key)) ?? null;
@@ -67,7 +90,11 @@ async function findSnapshot(key) {
   }
 }
 
-/** Stores `bytes` as the only snapshot, resolving true; a failure (storage full) leaves none. */
+/**
+ * Stores `bytes` as the only snapshot, resolving true; a failure (storage full) leaves none.
+ * @param {string} key
+ * @param {Uint8Array<ArrayBuffer>} bytes
+ */
 async function writeSnapshot(key, bytes) {
   try {
     const cache = await caches.open(SNAPSHOTS);
@@ -83,6 +110,9 @@ async function writeSnapshot(key, bytes) {
 /**
  * Pyodide, restored from the stored `snapshot` when it can be, else started plainly. Its body
  * is read while Pyodide's own files load (loadPyodide takes a promise).
+ * @param {LoadPyodide} loadPyodide
+ * @param {{indexURL: string, stdLibURL?: string}} options
+ * @param {Response | null} snapshot
  */
 async function loadRuntime(loadPyodide, options, snapshot) {
   if (snapshot) {
@@ -109,7 +139,7 @@ async function runtimeFiles() {
     return r.arrayBuffer();
   });
   zip.catch(() => {}); // awaited later, unless Pyodide fails first
-  /** @type {{pyodide?: {url?: string, version?: string}, stdlib?: string, version?: string, snapshot?: boolean}} */
+  /** @type {EngineMeta} */
   const meta = await fetch("/engine.json")
     .then((r) => (r.ok ? r.json() : {}))
     .catch(() => ({}));
@@ -124,6 +154,7 @@ async function start() {
   timings.origin = performance.timeOrigin;
   const { zip, meta, indexURL, options, key } = await runtimeFiles();
   timings.meta = performance.now() - t0;
+  /** @type {[{loadPyodide: LoadPyodide}, Response | null]} */
   const [{ loadPyodide }, snapshot] = await Promise.all([
     import(`${indexURL}pyodide.mjs`),
     key ? findSnapshot(key) : null,
@@ -134,7 +165,7 @@ async function start() {
   timings.pyodide = performance.now() - t0;
   const t1 = performance.now();
   // Progress of long requests goes straight to the page, tagged with the request's id.
-  const progress = (text) => postMessage({ type: "progress", id: currentId, data: JSON.parse(text) });
+  const progress = (/** @type {string} */ text) => postMessage({ type: "progress", id: currentId, data: JSON.parse(text) });
   handle = startEngine(pyodide, await zip, progress, { restored });
   if (meta?.stdlib) installStdlibFallback(pyodide, () => fetchSync(`${indexURL}python_stdlib.zip`));
   if (interrupts) pyodide.setInterruptBuffer(interrupts);
@@ -152,8 +183,10 @@ async function start() {
 async function makeSnapshot() {
   const { zip, indexURL, options, key } = await runtimeFiles();
   if (!key) return false;
+  /** @type {{loadPyodide: LoadPyodide}} */
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
   const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+  /** @type {Uint8Array<ArrayBuffer> | null} */
   let made = null;
   startEngine(pyodide, await zip, () => {}, { beforeConnect: () => (made = pyodide.makeMemorySnapshot()) });
   return made ? writeSnapshot(key, made) : false;
@@ -176,8 +209,10 @@ if (self.name === "snapshot") {
   // Requests are answered strictly in arrival order; those sent before the engine is ready wait.
   let chain = started;
   self.onmessage = (event) => {
-    const { id, text, interruptBuffer } = event.data;
-    if (interruptBuffer) {
+    // The page's message (engine-client.js): {id, text}, or {interruptBuffer} first.
+    const data = /** @type {unknown} */ (event.data);
+    const { id, text, interruptBuffer } = typeof data === "object" && data !== null ? /** @type {Record<string, unknown>} */ (data) : {};
+    if (interruptBuffer instanceof Uint8Array) {
       // Sent before any request: start() installs it once Pyodide is loaded, or here if the
       // page adopted this worker (engine-start.js) after that.
       interrupts = interruptBuffer;
@@ -187,11 +222,12 @@ if (self.name === "snapshot") {
     chain = chain.then(() => {
       let reply;
       const t = performance.now();
-      currentId = id;
+      currentId = typeof id === "number" ? id : null;
       // An interrupt that came after its request had ended is meant for no one.
       if (interrupts) Atomics.store(interrupts, 0, 0);
       try {
-        reply = handle(text);
+        if (!handle) throw new Error("the engine did not start");
+        reply = handle(typeof text === "string" ? text : "");
       } catch (err) {
         reply = JSON.stringify({ id, ok: false, error: { code: "engine-failure", message: String(err) } });
       }
