@@ -70,7 +70,7 @@ export class Hints {
     }
     const h = reply.hint ?? {};
     // The engine proved "no more moves" here (its full check): no move is offered against that.
-    if (document.documentElement.dataset.noMoves === "true") Object.assign(h, { move: null, reason: "no-moves" });
+    if (this.store.state.noMoves) Object.assign(h, { move: null, reason: "no-moves" });
     const mv = h.move;
     this.clear();
     // With the automatic notice off, asking for a hint is asking whether any move is left.

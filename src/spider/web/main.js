@@ -59,7 +59,6 @@ const timer = new Timer((/** @type {number} */ ms) => {
   $("[data-time]").textContent = i18n.formatTime(ms);
 });
 renderer.animationsEnabled = () => settings.animate();
-sound.setEnabled(settings.get().sound);
 const settled = () => renderer.settled;
 
 /** @param {import("./types.js").GameState} game */
@@ -155,6 +154,9 @@ function markLatency(ctx) {
 /** @param {Change} change */
 function view(change) {
   const { reply, req, ctx } = change;
+  // The "no more moves" verdict, for the style sheet and the tests (never read back).
+  if (change.state.noMoves) html.dataset.noMoves = "true";
+  else delete html.dataset.noMoves;
   if (!reply || !req) {
     showEngineStatus(change.state);
     return;
@@ -314,7 +316,7 @@ function currentOptions() {
  */
 async function confirmAbandon() {
   const { game, meta } = store.state;
-  if (!inProgress(game, meta) || html.dataset.noMoves === "true") return true;
+  if (!inProgress(game, meta) || store.state.noMoves) return true;
   return dialogs.confirm({ title: i18n.t("abandon.title"), text: i18n.t("abandon.text"), ok: i18n.t("abandon.ok") });
 }
 
@@ -557,7 +559,7 @@ const ACTIONS = {
   backup: () => backupUi.download(),
   restore: () => booted.then(() => backupUi.chooseFile(ask)),
   "restore-confirm": () => backupUi.confirm(),
-  settings: () => dialogs.openSettings(settings.get(), (/** @type {any} */ patch) => settings.update(patch)),
+  settings: () => dialogs.openSettings(settings.get(), (patch) => settings.update(patch)),
   help: () => dialogs.openHelp(store.state.game?.game ?? "spider"),
   share,
   // the daily deals, and replay links (the engine makes and reads them)
@@ -608,7 +610,7 @@ document.addEventListener(
 
 // ---- settings changes ----
 
-settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed) => {
+settings.subscribe(async (s, changed) => {
   if (changed.includes("lang")) {
     // A language chosen here wins over a ?lang= of the address.
     const url = new URL(location.href);
@@ -633,7 +635,6 @@ settings.subscribe(async (/** @type {any} */ s, /** @type {string[]} */ changed)
   }
   settings.applyLook(s);
   if (changed.includes("largeCards")) renderer.layout();
-  sound.setEnabled(s.sound);
   if (changed.includes("undoLimit") && store.state.game) send({ op: "set", undo_limit: s.undoLimit }, { quiet: true });
   if (changed.includes("noMoves")) noMoves.check();
 });

@@ -1,5 +1,7 @@
 // @ts-check
 // "No more moves": asked of the engine after each change, shown only when the engine proves it.
+// The verdict is the app state's `noMoves` (a new position drops it: state.js); `<html
+// data-no-moves>` shows it to the style sheet and the tests, and is never read back.
 
 import * as dialogs from "./dialogs.js";
 import * as i18n from "./i18n.js";
@@ -13,7 +15,6 @@ import * as solver from "./solver.js";
 
 /** Search limit of the quick check in the game engine (the full one runs in the solver's). */
 const STATUS_QUICK_NODES = 1500;
-const html = document.documentElement;
 
 export class NoMoves {
   /**
@@ -27,6 +28,7 @@ export class NoMoves {
     this.store = store;
     this.ask = ask;
     this.hooks = hooks;
+    /** numbers the checks: an answer to one that a later check replaced is dropped */
     this.seq = 0;
     /** @type {string | null} the `saved` text for which the dialog was shown */
     this.shownFor = null;
@@ -41,7 +43,7 @@ export class NoMoves {
    */
   check(asked = false) {
     const seq = ++this.seq;
-    delete html.dataset.noMoves;
+    if (this.store.state.noMoves) this.store.set({ noMoves: false });
     const { game, saved, demo } = this.store.state;
     if (!game || game.won || !saved || demo || !(asked || settings.get().noMoves)) return;
     if (game.deal_possible) return;
@@ -73,7 +75,7 @@ export class NoMoves {
    * @param {string} here
    */
   async show(here, asked = false) {
-    html.dataset.noMoves = "true";
+    if (!this.store.state.noMoves) this.store.set({ noMoves: true });
     if ((this.shownFor === here && !asked) || dialogs.anyOpen() || this.store.state.demo) return;
     this.shownFor = here;
     announce(i18n.t("nomoves.title"));

@@ -37,7 +37,7 @@ export function newId() {
 
 /** @returns {AppState} */
 function initial() {
-  return { game: null, saved: null, meta: freshMeta(), id: newId(), engine: "loading", booted: false, demo: false };
+  return { game: null, saved: null, meta: freshMeta(), id: newId(), engine: "loading", booted: false, demo: false, noMoves: false };
 }
 
 /** @typedef {(change: Change) => void} Listener */
@@ -96,7 +96,8 @@ export class Store {
    * Applies the engine's `reply` to request `req`. A refusal only refreshes the view; a success
    * replaces the game, and `new`/`open` start fresh bookkeeping (the change names the game they
    * abandoned). The first play starts the game; it counts in the statistics only when the engine
-   * says the game began at its deal's first layout.
+   * says the game began at its deal's first layout. A success drops the "no more moves" verdict:
+   * it was for the position before.
    * @param {Reply} reply
    * @param {Request} req
    * @param {Context} [ctx]
@@ -122,7 +123,7 @@ export class Store {
     if (started) meta = { ...meta, started: true, counted: game.from_deal_start === true && !meta.practice };
     const won = game.won && !meta.won && meta.started;
     if (won) meta = { ...meta, won: true };
-    this.state = { ...prev, game, saved: reply.saved ?? prev.saved, meta, id };
+    this.state = { ...prev, game, saved: reply.saved ?? prev.saved, meta, id, noMoves: false };
     this.#emit({ state: this.state, prev, reply, req, ctx, started, won, abandoned });
   }
 

@@ -249,6 +249,8 @@
  * @property {"loading" | "ready" | "error"} engine
  * @property {boolean} booted the first reply has been applied
  * @property {boolean} demo   the solver's line is playing
+ * @property {boolean} noMoves the engine proved that no move is left in this position ("No more
+ *   moves" was said); every new position starts without the verdict (nomoves.js asks again)
  */
 
 /**
