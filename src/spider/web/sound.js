@@ -5,21 +5,19 @@
 // effect played and `data-sounds` counts them (read by the tests: a headless browser has no
 // speakers to listen to).
 
+import * as settings from "./settings.js";
+
 /** @typedef {"deal" | "move" | "run" | "win"} Effect */
 
+// The audio context, made on the first sound (a handle of the browser's audio, not app state).
 /** @type {AudioContext | null} */
 let ctx = null;
-let enabled = false;
-
-/** @param {boolean} on */
-export function setEnabled(on) {
-  enabled = on;
-}
 
 /** @returns {AudioContext | null} */
 function context() {
   if (ctx) return ctx;
-  const Ctor = globalThis.AudioContext ?? /** @type {any} */ (globalThis).webkitAudioContext;
+  // Older Safari names it webkitAudioContext.
+  const Ctor = globalThis.AudioContext ?? /** @type {{webkitAudioContext?: typeof AudioContext}} */ (globalThis).webkitAudioContext;
   if (!Ctor) return null;
   try {
     ctx = new Ctor();
@@ -93,7 +91,7 @@ const EFFECTS = {
  * @param {Effect} effect
  */
 export function play(effect) {
-  if (!enabled) return;
+  if (!settings.get().sound) return;
   const ac = context();
   if (!ac) return;
   if (ac.state === "suspended") ac.resume().catch(() => {});
