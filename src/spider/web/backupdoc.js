@@ -48,7 +48,8 @@ function newDeviceId() {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** @type {string | null} */
+// Not app state: a cache of the stored device id, and this tab's own note of what it wrote.
+/** @type {string | null} the device id, once read or made */
 let device = null;
 /** The saved game this tab last wrote from a backup (so it does not announce it as another tab's). */
 let appliedSaved = "";

@@ -44,6 +44,7 @@ export function download() {
 const dlg = /** @type {HTMLDialogElement} */ (document.getElementById("dlg-restore"));
 const picker = /** @type {HTMLInputElement} */ (document.querySelector("[data-restore-file]"));
 const confirmBtn = /** @type {HTMLButtonElement} */ (dlg.querySelector("[data-action='restore-confirm']"));
+// The Restore dialog's own state (not app state): the checked backup waiting for the player's yes.
 /** @type {{ask: (req: Request) => Promise<Reply>, doc: BackupDoc} | null} */
 let pending = null;
 

@@ -20,6 +20,7 @@ function kind(key) {
   return KINDS.includes(head) ? head : "other";
 }
 
+// Not app state: whether this page has asked about held data yet (the notice asks once per page).
 let asked = false;
 
 /**

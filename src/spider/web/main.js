@@ -99,6 +99,7 @@ if (engine.ready) store.set({ engine: "ready" });
 
 // ---- the table ----
 
+// Not app state: the view's scheduling (a paint put off until the drag ends) and a benchmark mark.
 /** @type {{fresh?: boolean, animate?: boolean} | null} */
 let deferredRender = null;
 let firstPaint = true;

@@ -20,6 +20,7 @@ const AHEAD_MS = 366 * 24 * 3600 * 1000;
 
 /** @typedef {{seq: number, text: string | null}} Entry */
 
+// The open database (a connection handle, not app state).
 /** @type {IDBDatabase | null} */
 let db = null;
 /** @type {Map<string, Entry>} writes waiting for the next transaction */

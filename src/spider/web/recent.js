@@ -27,6 +27,7 @@ function validate(data) {
   return data;
 }
 
+// The stored list, read once (a cache of storage, its one home; not app state).
 let data = storage.read(KEY, validate, null) ?? {};
 
 /** The deal numbers dealt lately for these options, oldest first. */

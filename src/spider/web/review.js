@@ -34,6 +34,7 @@ const startBtn = $("[data-action='review-start']", dlg);
 const practiceBtn = $("[data-action='review-practice']", dlg);
 const cancelBtn = $("[data-action='review-cancel']", dlg);
 
+// The dialog's own state (not app state): the review now open, and when its search began.
 /** @type {(Hooks & {saved: string, result?: Review, took?: number}) | null} the review of the dialog now open */
 let session = null;
 let startedAt = 0;

@@ -145,6 +145,8 @@ const SHAPES = {
   replaySpeed: oneOf(REPLAY_SPEEDS),
 };
 
+// The settings' own store (persisted, stamped for sync and backups, with its own subscribers);
+// the app state holds what the page is doing, the settings what the player chose.
 let current = storage.read(SETTINGS_KEY, validate, null) ?? defaults();
 /** @param {any} data */
 const stampOf = (data) => (Number.isInteger(data?.updated) && data.updated > 0 ? Number(data.updated) : 0);

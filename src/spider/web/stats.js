@@ -220,7 +220,7 @@ function validate(data) {
  * (`variants`: entries; `recent`, `all`: the lists beside them).
  * @type {{variants: Record<string, unknown>, recent?: unknown, all?: unknown, epoch?: unknown, resets?: unknown}}
  */
-let uncopied = { variants: {} };
+let uncopied = { variants: {} }; // storage bookkeeping of the statistics' store, not app state
 
 /**
  * Sets aside a bad part of the statistics; false when its copy could not be kept.

@@ -23,6 +23,7 @@ const ruleField = $("[data-stats-rule-field]", dlg);
 const scoringField = $("[data-stats-scoring-field]", dlg);
 const chart = $("[data-stats-chart]", dlg, SVGSVGElement);
 
+// The open dialog's arguments, kept to draw it again in another language (not app state).
 /** @type {Variant[] | undefined} the engine's games (`state.variants`) */
 let variants;
 /** The variant of the game on the table: its rule and scoring are chosen first. */

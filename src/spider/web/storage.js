@@ -47,6 +47,7 @@ const held = new Map();
 const writableListeners = new Set();
 /** @type {Set<(key: string) => void>} */
 const writeListeners = new Set();
+// Not app state: the storage layer's own bookkeeping (whether writes work, the write order, the probe).
 let writable = true;
 
 /** @returns {Storage | null} */
@@ -74,7 +75,7 @@ function rawGet(name) {
   }
 }
 
-/** The order of the last write: a later write always has a higher one, in any tab. */
+/** The order of the last write: a later write always has a higher one, in any tab (storage bookkeeping). */
 let lastSeq = 0;
 const nextSeq = () => (lastSeq = Math.max(lastSeq + 1, Date.now()));
 
@@ -425,6 +426,7 @@ export function canSave() {
   }
   return writable;
 }
+/** Whether the write probe has run (storage bookkeeping, not app state). */
 let probed = false;
 
 /**

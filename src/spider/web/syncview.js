@@ -31,6 +31,8 @@ const qrEl = $("[data-sync-qr]", dlg, SVGSVGElement);
 const input = $("[data-sync-input]", dlg, HTMLInputElement);
 const errorEl = $("[data-sync-error]", dlg);
 
+// Not app state: the sync service's handle, a link key waiting to be offered, and whether the
+// page has started (a link is offered only then).
 /** @type {Sync | null} */
 let sync = null;
 /** The key of a sync link opened with this page, taken off the address bar. */
