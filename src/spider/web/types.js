@@ -52,7 +52,8 @@
  */
 
 /**
- * What an action did, in order, for animation and announcements.
+ * What an action did, in order: spoken to screen readers (messages.js) and heard (sound.js). The
+ * table's animation comes from comparing states (render.js), not from these.
  * @typedef {object} GameEvent
  * @property {string} type  move, flip, run, deal, undo, redo, restart or new
  * @property {number} [src]
