@@ -36,7 +36,7 @@ const DEVICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * @property {{updated: number, values: Record<string, unknown>} | null} settings
  */
 
-/** @param {any} v */
+/** @param {unknown} v */
 function validateId(v) {
   if (typeof v !== "string" || !DEVICE_ID.test(v)) throw new Error("device: bad id");
   return v;

@@ -9,6 +9,7 @@
 // this page has asked the engine about: today's and yesterday's are asked at start-up, so a
 // daily deal begun before midnight still counts for its own day.
 
+import { isCount, isObject } from "./checks.js";
 import { variantName } from "./dialogs.js";
 import { formatLongDate, formatNumber, t } from "./i18n.js";
 import * as stats from "./stats.js";
@@ -41,23 +42,21 @@ function addDays(day, delta) {
   return localDate(new Date(y, m - 1, d + delta));
 }
 
-/** @param {unknown} v */
-const isCount = (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0;
-
 /**
  * The stored wins, checked whole: anything else is set aside by storage.read (a copy is kept).
- * @param {any} data
+ * @param {unknown} data
  * @returns {DailyDays}
  */
 function validate(data) {
-  if (!data || typeof data !== "object" || !data.days || typeof data.days !== "object") throw new Error("daily: bad shape");
+  if (!isObject(data) || !isObject(data.days)) throw new Error("daily: bad shape");
   for (const [day, results] of Object.entries(data.days)) {
-    if (!DATE.test(day) || !results || typeof results !== "object") throw new Error("daily: bad day");
+    if (!DATE.test(day) || !isObject(results)) throw new Error("daily: bad day");
     for (const [code, r] of Object.entries(results)) {
-      if (!CODE.test(code) || !r || !["score", "moves", "time"].every((k) => isCount(r[k]))) throw new Error("daily: bad result");
+      if (!CODE.test(code) || !isObject(r) || !["score", "moves", "time"].every((k) => isCount(r[k]))) throw new Error("daily: bad result");
     }
   }
-  return data.days;
+  // Every day and every result was checked above.
+  return /** @type {DailyDays} */ (data.days);
 }
 
 /** @returns {DailyDays} read afresh (another tab may have added a win) */

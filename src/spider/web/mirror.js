@@ -11,6 +11,8 @@
 // (storage.js imports it; storage.js compares and restores). When IndexedDB is missing, refused,
 // of another version, or slow to open, `records` is null and the app works on localStorage alone.
 
+import { isObject } from "./checks.js";
+
 const DB = "spider-solitaire";
 const STORE = "mirror";
 /** Longest wait for the database at start-up (ms): never longer, whatever the browser does. */
@@ -29,11 +31,11 @@ const queue = new Map();
 /**
  * A record as stored, or null when it is not one of this module's (another shape, damaged).
  * @param {unknown} name
- * @param {any} value
+ * @param {unknown} value
  * @returns {Entry | null}
  */
 function entry(name, value) {
-  if (typeof name !== "string" || !value || typeof value !== "object") return null;
+  if (typeof name !== "string" || !isObject(value)) return null;
   const { seq, text } = value;
   if (!isSeq(seq) || !(text === null || typeof text === "string")) return null;
   return { seq, text };

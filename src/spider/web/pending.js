@@ -10,6 +10,7 @@
 // which refuses anything illegal. A log that follows another game or revision (a later save
 // covered it, another tab saved since) is dropped; one that cannot be read is set aside.
 
+import { isCount, isObject } from "./checks.js";
 import * as storage from "./storage.js";
 
 /** @typedef {import("./types.js").Request} Request */
@@ -21,32 +22,30 @@ const REPLAYABLE = new Set(["move", "auto", "deal", "undo", "redo", "restart"]);
 /** More actions than this waiting for the engine: the engine is not answering; keep no more. */
 const MAX_ACTIONS = 500;
 
-/** @param {unknown} v */
-const isCount = (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0;
-
 /**
  * An action of the log as it is sent again: only the fields its op takes, each a count.
- * @param {any} a
+ * @param {unknown} a
  * @returns {Request}
  */
 function action(a) {
-  if (!a || typeof a !== "object" || !REPLAYABLE.has(a.op)) throw new Error("pending: bad action");
+  if (!isObject(a) || typeof a.op !== "string" || !REPLAYABLE.has(a.op)) throw new Error("pending: bad action");
   /** @type {Request} */
   const out = { op: a.op };
   for (const k of ["src", "dst", "count"]) {
-    if (a[k] === undefined) continue;
-    if (!isCount(a[k])) throw new Error("pending: bad field");
-    out[k] = a[k];
+    const v = a[k];
+    if (v === undefined) continue;
+    if (!isCount(v)) throw new Error("pending: bad field");
+    out[k] = v;
   }
   return out;
 }
 
 /**
- * @param {any} d
+ * @param {unknown} d
  * @returns {Log}
  */
 function validate(d) {
-  if (!d || typeof d !== "object" || typeof d.id !== "string" || !isCount(d.rev) || !Array.isArray(d.actions)) {
+  if (!isObject(d) || typeof d.id !== "string" || !isCount(d.rev) || !Array.isArray(d.actions)) {
     throw new Error("pending: bad shape");
   }
   if (d.actions.length > MAX_ACTIONS) throw new Error("pending: too long");

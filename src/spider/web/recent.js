@@ -2,6 +2,7 @@
 // The winnable deals dealt lately, per game and suit count. "Winnable deals only" sends them to
 // the engine as `avoid`, so no deal of the catalogue comes back while others remain unplayed.
 
+import { isCount, isObject } from "./checks.js";
 import * as storage from "./storage.js";
 
 const KEY = "recent-winnable";
@@ -14,17 +15,18 @@ export const KEEP = 150;
 const keyOf = ({ game, suits }) => `${game}/${suits}`;
 
 /**
- * @param {any} data
+ * @param {unknown} data
  * @returns {Record<string, number[]>}
  */
 function validate(data) {
-  if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error("recent: bad shape");
+  if (!isObject(data) || Array.isArray(data)) throw new Error("recent: bad shape");
   for (const list of Object.values(data)) {
-    if (!Array.isArray(list) || !list.every((n) => Number.isInteger(n) && n >= 0)) {
+    if (!Array.isArray(list) || !list.every(isCount)) {
       throw new Error("recent: bad list");
     }
   }
-  return data;
+  // Every list was checked above.
+  return /** @type {Record<string, number[]>} */ (data);
 }
 
 // The stored list, read once (a cache of storage, its one home; not app state).

@@ -9,6 +9,7 @@
 // also takes it up as soon as another tab saves (the `storage` event). So a tab that is behind
 // never overwrites newer progress.
 
+import { isCount, isObject } from "./checks.js";
 import { entry, MAX_ACTIONS, readLog, replayable, writeLog } from "./pending.js";
 import { freshMeta, newId } from "./state.js";
 import * as storage from "./storage.js";
@@ -18,6 +19,7 @@ import * as storage from "./storage.js";
 /** @typedef {import("./state.js").Store} Store */
 /** @typedef {import("./types.js").Change} Change */
 /** @typedef {import("./types.js").Context} Context */
+/** @typedef {import("./types.js").GameState} GameState */
 /** @typedef {import("./types.js").Reply} Reply */
 /** @typedef {import("./types.js").Request} Request */
 /** @typedef {import("./pending.js").Log} Log */
@@ -33,46 +35,51 @@ const MAX_CARDS = 208;
 /**
  * The stored game, checked enough to show it before the engine has read it (the engine checks
  * the rest when it loads `saved`). Older saves without a revision or a name get them.
- * @param {any} d
+ * @param {unknown} d
  * @returns {StoredGame}
  */
 export function validateGame(d) {
-  const okState =
-    d &&
-    typeof d.saved === "string" &&
-    d.state &&
-    Array.isArray(d.state.columns) &&
-    d.state.columns.length > 0 &&
-    d.state.columns.length <= MAX_COLUMNS &&
-    d.state.columns.every(
-      /** @param {any} c */
-      (c) =>
-        c &&
-        Number.isInteger(c.down) &&
-        c.down >= 0 &&
-        c.down <= MAX_CARDS &&
-        Array.isArray(c.up) &&
-        c.up.length <= MAX_CARDS &&
-        c.up.every(/** @param {unknown} x */ (x) => typeof x === "string" && /^(A|[2-9]|10|J|Q|K)[SHDC]$/.test(x)) &&
-        Array.isArray(c.dests),
-    ) &&
-    Array.isArray(d.state.completed) &&
-    Number.isInteger(d.state.deals_left);
-  if (!okState) throw new Error("saved game: bad shape");
-  const updated = Number.isSafeInteger(d.updated) && d.updated > 0 ? d.updated : 0;
+  const state = isObject(d) ? d.state : undefined;
+  if (
+    !(
+      isObject(d) &&
+      typeof d.saved === "string" &&
+      isObject(state) &&
+      Array.isArray(state.columns) &&
+      state.columns.length > 0 &&
+      state.columns.length <= MAX_COLUMNS &&
+      state.columns.every(
+        (/** @type {unknown} */ c) =>
+          isObject(c) &&
+          isCount(c.down) &&
+          c.down <= MAX_CARDS &&
+          Array.isArray(c.up) &&
+          c.up.length <= MAX_CARDS &&
+          c.up.every(/** @param {unknown} x */ (x) => typeof x === "string" && /^(A|[2-9]|10|J|Q|K)[SHDC]$/.test(x)) &&
+          Array.isArray(c.dests),
+      ) &&
+      Array.isArray(state.completed) &&
+      Number.isInteger(state.deals_left)
+    )
+  ) {
+    throw new Error("saved game: bad shape");
+  }
+  const updated = typeof d.updated === "number" && Number.isSafeInteger(d.updated) && d.updated > 0 ? d.updated : 0;
   const id = typeof d.id === "string" && d.id ? d.id : newId();
-  return { saved: d.saved, state: d.state, meta: readMeta(d.meta), rev: revOf(d), id, updated };
+  // The view is checked enough to be drawn; the engine checks the rest when it loads `saved`.
+  const view = /** @type {GameState} */ (/** @type {unknown} */ (state));
+  return { saved: d.saved, state: view, meta: readMeta(d.meta), rev: revOf(d), id, updated };
 }
 
 /**
- * @param {any} meta
+ * @param {unknown} meta
  * @returns {Meta}
  */
 function readMeta(meta) {
-  const m = meta && typeof meta === "object" ? meta : {};
+  const m = isObject(meta) ? meta : {};
   return {
     ...freshMeta(),
-    elapsed: Number.isFinite(m.elapsed) && m.elapsed >= 0 ? m.elapsed : 0,
+    elapsed: typeof m.elapsed === "number" && Number.isFinite(m.elapsed) && m.elapsed >= 0 ? m.elapsed : 0,
     started: m.started === true || m.counted === true,
     counted: m.counted === true,
     won: m.won === true,
@@ -81,9 +88,9 @@ function readMeta(meta) {
   };
 }
 
-/** @param {any} d */
+/** @param {unknown} d */
 function revOf(d) {
-  return Number.isInteger(d?.rev) && d.rev >= 0 ? d.rev : 0;
+  return isObject(d) && isCount(d.rev) ? d.rev : 0;
 }
 
 /** @returns {StoredGame | null} the stored game (anything unreadable is set aside) */

@@ -3,6 +3,7 @@
 // time they were last changed (`updated`, ms), so that a backup or another device's settings
 // replace them only when changed later.
 
+import { isCount, isObject } from "./checks.js";
 import { LANGUAGES } from "./i18n.js";
 import * as storage from "./storage.js";
 
@@ -88,12 +89,12 @@ const OPTION_SHAPES = {
  * default, and `repaired()` is called (storage.js then keeps the stored value aside and tells the
  * player). Settings of older versions are carried over; names this version does not know are
  * left out.
- * @param {any} data
+ * @param {unknown} data
  * @param {() => void} [repaired]
  * @returns {Settings}
  */
 function validate(data, repaired = () => {}) {
-  if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error("settings: not an object");
+  if (!isObject(data) || Array.isArray(data)) throw new Error("settings: not an object");
   const out = defaults();
   /** @type {Record<string, unknown>} */
   const set = out;
@@ -107,12 +108,13 @@ function validate(data, repaired = () => {}) {
     else repaired();
   }
   if (data.options === undefined) return out;
-  if (!data.options || typeof data.options !== "object") {
+  const options = data.options;
+  if (!isObject(options)) {
     repaired();
     return out;
   }
   for (const [k, ok] of Object.entries(OPTION_SHAPES)) {
-    const v = data.options[k];
+    const v = options[k];
     if (v === undefined) continue;
     if (ok(v)) /** @type {Record<string, unknown>} */ (out.options)[k] = v;
     else repaired();
@@ -148,8 +150,8 @@ const SHAPES = {
 // The settings' own store (persisted, stamped for sync and backups, with its own subscribers);
 // the app state holds what the page is doing, the settings what the player chose.
 let current = storage.read(SETTINGS_KEY, validate, null) ?? defaults();
-/** @param {any} data */
-const stampOf = (data) => (Number.isInteger(data?.updated) && data.updated > 0 ? Number(data.updated) : 0);
+/** @param {unknown} data */
+const stampOf = (data) => (isObject(data) && isCount(data.updated) && data.updated > 0 ? data.updated : 0);
 /** When the settings were last changed (ms since 1970; 0: never, or before this was kept). */
 let updated = stampOf(storage.peek(SETTINGS_KEY));
 /** @type {Set<(settings: Settings, changed: string[]) => void>} */

@@ -35,6 +35,7 @@
 // counted, and this device drops its own when it learns of the reset. The daily results are
 // not statistics: a reset keeps them.
 
+import { isCount, isObject } from "./checks.js";
 import * as storage from "./storage.js";
 
 export const STATS_KEY = "stats";
@@ -60,6 +61,11 @@ export const RECENT = 30;
  */
 
 /** @typedef {{streak: number, bestStreak: number, at?: number}} Streaks */
+/**
+ * The stored statistics before their parts are checked: an object of entries, and the rest as
+ * found.
+ * @typedef {{variants: Record<string, unknown>, rev?: unknown, recent?: unknown, all?: unknown, epoch?: unknown, resets?: unknown}} RawStats
+ */
 /** @typedef {{n: number, at: number}} Epoch resets so far, and the time of the last (ms; 0: never) */
 /** @typedef {[string, "W" | "L"]} Result a variant key and how its game ended */
 
@@ -140,8 +146,6 @@ function entry(v) {
 }
 
 /** @param {unknown} v */
-const isCount = (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0;
-/** @param {unknown} v */
 const isOptional = (v) => v === null || Number.isFinite(v);
 /** @param {string} s */
 const wins = (s) => s.split("W").length - 1;
@@ -149,23 +153,24 @@ const wins = (s) => s.split("W").length - 1;
 /**
  * A stored entry: the counts, the records, and (when stored) the sums of the wins and the
  * recent results, each consistent with the counts.
- * @param {any} v
+ * @param {unknown} v
  * @returns {v is Partial<Entry>}
  */
 function validEntry(v) {
-  if (!v || typeof v !== "object") return false;
-  if (!["played", "won", "streak", "bestStreak"].every((k) => isCount(v[k])) || v.won > v.played) return false;
+  if (!isObject(v)) return false;
+  const { played, won } = v;
+  if (!isCount(played) || !isCount(won) || !isCount(v.streak) || !isCount(v.bestStreak) || won > played) return false;
   if (!["bestScore", "bestTime", "fewestMoves"].every((k) => isOptional(v[k] ?? null))) return false;
   const { timedWins = 0, wonTime = 0, wonMoves = 0, recent = "" } = v;
-  if (![timedWins, wonTime, wonMoves].every(isCount) || timedWins > v.won) return false;
+  if (!isCount(timedWins) || !isCount(wonTime) || !isCount(wonMoves) || timedWins > won) return false;
   if (timedWins === 0 && (wonTime > 0 || wonMoves > 0)) return false;
   if (v.at !== undefined && !isCount(v.at)) return false;
   if (v.epoch !== undefined && !isCount(v.epoch)) return false;
-  return typeof recent === "string" && RESULTS_SHAPE.test(recent) && recent.length <= v.played && wins(recent) <= v.won;
+  return typeof recent === "string" && RESULTS_SHAPE.test(recent) && recent.length <= played && wins(recent) <= won;
 }
 
 /**
- * @param {any} v
+ * @param {unknown} v
  * @returns {v is Result[]}
  */
 function validRecent(v) {
@@ -177,42 +182,43 @@ function validRecent(v) {
 }
 
 /**
- * @param {any} v
+ * @param {unknown} v
  * @returns {v is Streaks}
  */
 function validStreaks(v) {
-  return !!v && typeof v === "object" && isCount(v.streak) && isCount(v.bestStreak) && v.streak <= v.bestStreak && (v.at === undefined || isCount(v.at));
+  return isObject(v) && isCount(v.streak) && isCount(v.bestStreak) && v.streak <= v.bestStreak && (v.at === undefined || isCount(v.at));
 }
 
 /** @type {Epoch} */
 const NO_RESET = { n: 0, at: 0 };
 
 /**
- * @param {any} v
+ * @param {unknown} v
  * @returns {v is Epoch}
  */
 function validEpoch(v) {
-  return !!v && typeof v === "object" && isCount(v.n) && isCount(v.at) && (v.n === 0) === (v.at === 0);
+  return isObject(v) && isCount(v.n) && isCount(v.at) && (v.n === 0) === (v.at === 0);
 }
 
 /**
- * @param {any} v
+ * @param {unknown} v
  * @returns {v is Record<string, Epoch>}
  */
 function validResets(v) {
-  return !!v && typeof v === "object" && Object.entries(v).every(([k, e]) => KEY_SHAPE.test(k) && validEpoch(e) && e.n > 0);
+  return isObject(v) && Object.entries(v).every(([k, e]) => KEY_SHAPE.test(k) && validEpoch(e) && e.n > 0);
 }
 
 /**
  * The stored statistics as they are (each part checked later on its own).
- * @param {any} data
- * @returns {Record<string, any>}
+ * @param {unknown} data
+ * @returns {RawStats}
  */
 function validate(data) {
-  if (!data || typeof data !== "object" || typeof data.variants !== "object" || data.variants === null) {
+  if (!isObject(data) || !isObject(data.variants)) {
     throw new Error("stats: bad shape");
   }
-  return data;
+  // Only the entries' object is checked here: each part is checked on its own (load).
+  return /** @type {RawStats} */ (data);
 }
 
 /**
@@ -301,11 +307,11 @@ function update(change) {
 
 /**
  * The slots of other devices, each checked as this device's own (a bad one is set aside whole).
- * @param {any} data
+ * @param {unknown} data
  * @returns {Record<string, Slot>}
  */
 function validateDevices(data) {
-  if (!data || typeof data !== "object" || !data.devices || typeof data.devices !== "object") throw new Error("stats-devices: bad shape");
+  if (!isObject(data) || !isObject(data.devices)) throw new Error("stats-devices: bad shape");
   /** @type {Record<string, Slot>} */
   const out = {};
   for (const [id, v] of Object.entries(data.devices)) {
@@ -316,11 +322,11 @@ function validateDevices(data) {
 }
 
 /**
- * @param {any} v
+ * @param {unknown} v
  * @returns {v is Slot}
  */
 function validSlot(v) {
-  if (!v || typeof v !== "object" || !isCount(v.rev) || !v.variants || typeof v.variants !== "object") return false;
+  if (!isObject(v) || !isCount(v.rev) || !isObject(v.variants)) return false;
   if (v.epoch !== undefined && !isCount(v.epoch)) return false;
   if (!Object.entries(v.variants).every(([k, e]) => KEY_SHAPE.test(k) && validEntry(e))) return false;
   return (v.recent === undefined || validRecent(v.recent)) && (v.all === undefined || v.all === null || validStreaks(v.all));

@@ -344,7 +344,7 @@ function open(raw) {
  * (and removed from its key once the copy is safe; held there when it could not be copied).
  * @template T
  * @param {string} key
- * @param {(data: any, repaired: () => void) => T} validate
+ * @param {(data: unknown, repaired: () => void) => T} validate
  * @param {T} fallback
  * @returns {T}
  */

@@ -47,6 +47,7 @@ const SHELL = [
   "/syncview.js",
   "/vendor/qrcode.mjs",
   "/chart.js",
+  "/checks.js",
   "/storage.js",
   "/mirror.js",
   "/timer.js",
