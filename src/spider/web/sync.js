@@ -13,8 +13,14 @@
 // does not decrypt with the key, or that the engine refuses, ever changes local data.
 
 import { DOCUMENT_KEYS } from "./backupdoc.js";
+import { isCount, isObject } from "./checks.js";
 import * as storage from "./storage.js";
 import { SyncDataError, decryptDoc, deriveKeys, encryptDoc, normalKey } from "./synckey.js";
+
+/** @typedef {import("./types.js").Reply} Reply */
+/** @typedef {import("./types.js").Request} Request */
+/** @typedef {import("./backupdoc.js").BackupDoc} BackupDoc */
+/** @typedef {import("./backupui.js").BackupReply} BackupReply */
 
 /** The key under which this device keeps its sync key and what it knows of the server. */
 export const SYNC_KEY = "sync";
@@ -53,14 +59,23 @@ export function serviceUrl() {
   return new URL(content, location.href).href.replace(/\/+$/, "");
 }
 
-/** @param {any} d @returns {SyncState} */
+/** @param {unknown} d @returns {SyncState} */
 function validateState(d) {
-  if (!d || typeof d.key !== "string") throw new Error("sync: bad shape");
+  if (!isObject(d) || typeof d.key !== "string") throw new Error("sync: bad shape");
   return {
     key: normalKey(d.key),
-    rev: Number.isInteger(d.rev) && d.rev >= 0 ? d.rev : 0,
-    at: Number.isFinite(d.at) && d.at >= 0 ? d.at : 0,
+    rev: isCount(d.rev) ? d.rev : 0,
+    at: typeof d.at === "number" && Number.isFinite(d.at) && d.at >= 0 ? d.at : 0,
   };
+}
+
+/**
+ * The error message of a refusal's body (`{error: {message}}`), if it has one.
+ * @param {unknown} body
+ */
+function messageOf(body) {
+  const error = isObject(body) ? body.error : undefined;
+  return isObject(error) && typeof error.message === "string" ? error.message : undefined;
 }
 
 /** @returns {SyncState | null} */
@@ -72,11 +87,11 @@ export function readState() {
 class HttpError extends Error {
   /**
    * @param {number} status
-   * @param {any} body
+   * @param {unknown} body
    * @param {number} retryAfter seconds, from Retry-After
    */
   constructor(status, body, retryAfter) {
-    super(body?.error?.message ?? `HTTP ${status}`);
+    super(messageOf(body) ?? `HTTP ${status}`);
     this.status = status;
     this.body = body;
     this.retryAfter = retryAfter;
@@ -97,9 +112,9 @@ const anyChanged = (changed) => Object.values(changed ?? {}).some(Boolean);
 
 export class Sync extends EventTarget {
   /**
-   * @param {{request: (req: any) => Promise<any>}} engine the engine client (backup-merge)
+   * @param {{request: (req: Request) => Promise<Reply>}} engine the engine client (backup-merge)
    * @param {string} url the sync service (serviceUrl())
-   * @param {{collect: () => unknown, apply: (doc: any) => unknown}} docs this device's backup
+   * @param {{collect: () => BackupDoc, apply: (doc: BackupDoc) => unknown}} docs this device's backup
    *   document (backupdoc.js): `collect()` makes it, `apply(doc)` writes a merged one here
    */
   constructor(engine, url, docs) {
@@ -344,8 +359,8 @@ export class Sync extends EventTarget {
    * deal it has just opened. Later, a new deal is newer than a game left for it, as it should be.
    */
   async #collect() {
-    const doc = /** @type {any} */ (await this.docs.collect());
-    if (!this.state?.rev && doc?.game && doc.game.meta?.started !== true) doc.game = { ...doc.game, updated: 0 };
+    const doc = await this.docs.collect();
+    if (!this.state?.rev && doc.game && doc.game.meta?.started !== true) doc.game = { ...doc.game, updated: 0 };
     return doc;
   }
 
@@ -378,19 +393,22 @@ export class Sync extends EventTarget {
    * The engine's merge of `incoming` into `local`; a document it refuses is "damaged".
    * @param {unknown} local
    * @param {unknown} incoming
-   * @returns {Promise<{backup: any, changed: Record<string, boolean>}>}
+   * @returns {Promise<BackupReply & {backup: BackupDoc}>}
    */
   async #merge(local, incoming) {
+    /** @type {BackupReply} the engine's answer to op "backup-merge" (docs/backup.md) */
     const reply = await this.engine.request({ op: "backup-merge", local, incoming });
-    if (!reply?.ok) {
+    if (!reply?.ok || !reply.backup) {
       console.warn("sync: the engine refused the synced data:", reply?.error?.message);
       throw new Refused("damaged");
     }
-    return reply;
+    return { ...reply, backup: reply.backup };
   }
 
-  /** Writes a merged document here; the saves it makes are not changes to send back. */
-  /** @param {unknown} doc */
+  /**
+   * Writes a merged document here; the saves it makes are not changes to send back.
+   * @param {BackupDoc} doc
+   */
   async #apply(doc) {
     const before = this.changes;
     await this.docs.apply(doc);
@@ -406,8 +424,8 @@ export class Sync extends EventTarget {
     const response = await fetch(`${this.url}/${id}`, { cache: "no-store" });
     if (response.status === 404) return null;
     const body = await this.#body(response);
-    if (!Number.isInteger(body?.rev) || typeof body?.data !== "string") throw new HttpError(502, null, 0);
-    return { rev: body.rev, data: body.data };
+    if (!isObject(body) || !Number.isInteger(body.rev) || typeof body.data !== "string") throw new HttpError(502, null, 0);
+    return { rev: /** @type {number} */ (body.rev), data: body.data };
   }
 
   /**
@@ -438,19 +456,27 @@ export class Sync extends EventTarget {
       keepalive: keepalive && body.length <= KEEPALIVE_BYTES,
     });
     if (response.status === 409 || response.status === 404) {
-      const conflict = await response.json().catch(() => ({}));
-      const stored = conflict?.error ?? conflict;
+      /** @type {unknown} */
+      const answer = await response.json().catch(() => ({}));
+      const conflict = isObject(answer) ? answer : undefined;
+      const inner = conflict?.error ?? conflict;
+      const stored = isObject(inner) ? inner : undefined;
       const data = typeof conflict?.data === "string" ? conflict.data : typeof stored?.data === "string" ? stored.data : undefined;
-      const at = Number.isInteger(conflict?.rev) ? conflict.rev : Number.isInteger(stored?.rev) ? stored.rev : 0;
-      return { written: false, rev: at, data };
+      const at = Number.isInteger(conflict?.rev) ? conflict?.rev : Number.isInteger(stored?.rev) ? stored?.rev : 0;
+      return { written: false, rev: /** @type {number} */ (at), data };
     }
     const ok = await this.#body(response);
-    if (!Number.isInteger(ok?.rev)) throw new HttpError(502, null, 0);
-    return { written: true, rev: ok.rev };
+    if (!isObject(ok) || !Number.isInteger(ok.rev)) throw new HttpError(502, null, 0);
+    return { written: true, rev: /** @type {number} */ (ok.rev) };
   }
 
-  /** @param {Response} response */
+  /**
+   * The JSON body of an answer (null when it has none); a refusal throws an HttpError.
+   * @param {Response} response
+   * @returns {Promise<unknown>}
+   */
   async #body(response) {
+    /** @type {unknown} */
     const body = await response.json().catch(() => null);
     if (!response.ok) throw new HttpError(response.status, body, Number(response.headers.get("Retry-After")) || 0);
     return body;

@@ -177,7 +177,7 @@ export async function deriveKeys(key) {
 /**
  * Runs bytes through a compression or decompression stream.
  * @param {Bytes} bytes
- * @param {{writable: WritableStream<any>, readable: ReadableStream<any>}} stream
+ * @param {CompressionStream | DecompressionStream} stream
  * @returns {Promise<Bytes>}
  */
 async function through(bytes, stream) {
@@ -206,7 +206,7 @@ export async function encryptDoc(aes, doc) {
  * is not a JSON document (nothing of a blob that does not decrypt is ever used).
  * @param {CryptoKey} aes
  * @param {string} data
- * @returns {Promise<any>}
+ * @returns {Promise<unknown>} the document, to be checked (the engine's merge checks it)
  */
 export async function decryptDoc(aes, data) {
   const bytes = fromBase64url(data);

@@ -4,6 +4,7 @@
 // (`/#sync=<key>`, what the QR code holds): taken off the address bar at once, and joined only
 // when the player says so.
 
+import { isObject } from "./checks.js";
 import * as dialogs from "./dialogs.js";
 import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
@@ -137,10 +138,10 @@ function keyError(err) {
   return i18n.t(`sync.key.${err.code}`);
 }
 
-/** @param {any} err */
+/** @param {unknown} err */
 function joinError(err) {
   if (err instanceof SyncKeyError) return keyError(err);
-  const code = typeof err?.code === "string" ? err.code : "server";
+  const code = isObject(err) && typeof err.code === "string" ? err.code : "server";
   return i18n.t(`sync.error.${code}`);
 }
 

@@ -1,7 +1,8 @@
 // @ts-check
 // Test module worker: loads the vendored Pyodide, runs 1+1, then unpacks /engine.zip and plays
 // one protocol request, the way the app's engine worker does. Reports with postMessage.
-self.addEventListener("securitypolicyviolation", (/** @type {any} */ event) => {
+self.addEventListener("securitypolicyviolation", (e) => {
+  const event = /** @type {SecurityPolicyViolationEvent} */ (e);
   postMessage({ type: "csp", text: `${event.violatedDirective} ${event.blockedURI}` });
 });
 
