@@ -61,10 +61,11 @@ function whenClosed(dlg) {
 const dlgNew = $("#dlg-new", document, HTMLDialogElement);
 const formNew = $("[data-form='new']", document, HTMLFormElement);
 /**
- * The form's fields, by name.
- * @param {string} name
+ * The choice of the form's radio buttons named `name` (their RadioNodeList).
+ * @param {"game" | "suits" | "rule" | "scoring"} name
  */
-const field = (name) => /** @type {HTMLInputElement} */ (formNew.elements.namedItem(name));
+const choice = (name) => /** @type {RadioNodeList} */ (formNew.elements.namedItem(name));
+const winnableBox = $("input[name='winnable']", formNew, HTMLInputElement);
 // The callbacks of the New game dialog now open (a dialog's wiring, not app state).
 /** @type {NewHandlers | null} */
 let newHandlers = null;
@@ -84,21 +85,21 @@ function ruleIsChosen(game, suits) {
  * @returns {GameOptions}
  */
 function readOptions() {
-  const game = field("game").value;
-  const suits = Number(field("suits").value);
+  const game = choice("game").value;
+  const suits = Number(choice("suits").value);
   return {
     game,
     suits,
-    rule: ruleIsChosen(game, suits) ? field("rule").value : "classic",
-    scoring: field("scoring").value,
-    winnable: field("winnable").checked,
+    rule: ruleIsChosen(game, suits) ? choice("rule").value : "classic",
+    scoring: choice("scoring").value,
+    winnable: winnableBox.checked,
   };
 }
 
 function syncNewForm() {
   const o = readOptions();
   $("[data-rule-field]", formNew).hidden = !ruleIsChosen(o.game, o.suits);
-  $("[data-rule-help]", formNew).textContent = t(`rule.${field("rule").value}.help`);
+  $("[data-rule-help]", formNew).textContent = t(`rule.${choice("rule").value}.help`);
   $("[data-scoring-help]", formNew).textContent = t(`scoring.${o.scoring}.help.${o.game}`);
 }
 
@@ -149,11 +150,11 @@ dlgNew.addEventListener("close", () => {
  */
 export function openNew(options, handlers) {
   newHandlers = handlers;
-  field("game").value = options.game;
-  field("suits").value = String(options.suits);
-  field("rule").value = options.rule;
-  field("scoring").value = options.scoring;
-  field("winnable").checked = Boolean(options.winnable);
+  choice("game").value = options.game;
+  choice("suits").value = String(options.suits);
+  choice("rule").value = options.rule;
+  choice("scoring").value = options.scoring;
+  winnableBox.checked = Boolean(options.winnable);
   $("#code-input", document, HTMLInputElement).value = "";
   $("#code-input").removeAttribute("aria-invalid");
   $("[data-code-error]").textContent = "";
