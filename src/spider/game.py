@@ -100,7 +100,7 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class Effects:
-    """What the last action did besides moving cards: for animation and reports.
+    """What the last action did besides moving cards: for announcements, sounds and reports.
 
     ``flipped`` lists the columns where a face-down card turned, in order; ``runs`` lists
     ``(column, suit)`` for each completed run that left the table.

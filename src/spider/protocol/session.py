@@ -1,9 +1,9 @@
 """The JSON protocol between the web page and the engine (see ``docs/protocol.md``).
 
 The page sends small JSON requests; :class:`Session` answers with the player's view of the state
-(face-down cards as counts only), the legal moves in the shape the page needs, events for
-animation, and errors as stable codes.  Pure Python, no I/O: the Web Worker calls
-:meth:`Session.handle_json` under Pyodide, and pytest calls it directly.
+(face-down cards as counts only), the legal moves in the shape the page needs, the events of the
+action (what the page announces and sounds), and errors as stable codes.  Pure Python, no I/O: the
+Web Worker calls :meth:`Session.handle_json` under Pyodide, and pytest calls it directly.
 
 Every request gets a reply, whatever it holds: the fields are checked for type and range
 (:mod:`spider.limits`), an error reply carries an :data:`ErrorCode` and a short message, and a
