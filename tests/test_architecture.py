@@ -16,8 +16,9 @@ from scripts.house import PACKAGE, import_graph, package_modules
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 #: The solver's parts, from the bottom: what all three engines share (the visible view, sampled
-#: worlds, search budgets), the full-information solver, the quick hint (which hands its endgame
-#: to the full solver), "Think harder" (which plays the quick hint out), and the package itself.
+#: worlds, search budgets, the parameters of the hint and of "Think harder"), the
+#: full-information solver, the quick hint (which hands its endgame to the full solver), "Think
+#: harder" (which plays the quick hint out), and the package itself.
 SOLVER = ("solver-shared", "full", "hint", "think", "solver")
 
 
@@ -44,6 +45,7 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("spider.solver.view", "solver-shared"),
     ("spider.solver.worlds", "solver-shared"),
     ("spider.solver.budget", "solver-shared"),
+    ("spider.solver.params", "solver-shared"),
     ("spider.solver", "solver"),
     ("spider.protocol", "protocol"),
     ("spider.env", "env"),

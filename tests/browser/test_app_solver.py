@@ -26,7 +26,7 @@ from spider.moves import action_from_text
 from spider.solver import hint, solve
 from spider.solver.hint.nomoves import no_more_moves
 from spider.solver.hint.quick import visited_positions
-from spider.solver.think.harder import LOOKAHEAD_NODES, lines_of
+from spider.solver.think.harder import ThinkParams, lines_of
 from spider.solver.view import VisibleView
 from spider.winnable import winnable_numbers
 
@@ -323,7 +323,8 @@ def test_solver_check_demo_winnable_only_and_cancel(
     # It is the first move of one of the lines the search weighs (the best ones of its deeper
     # lookahead at the root).
     view, visited = VisibleView.from_game(hard), visited_positions(hard)
-    assert move in {line[0] for line in lines_of(view, visited, nodes=LOOKAHEAD_NODES)}
+    lines = lines_of(view, visited, nodes=ThinkParams().lookahead_nodes)
+    assert move in {line[0] for line in lines}
     expect(page.locator("[data-message]")).to_have_text(
         re.compile(rf"^Think harder: try .+ to column {move.dst + 1}\. Chosen in \d+ of \d+ ")
     )

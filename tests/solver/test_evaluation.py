@@ -6,7 +6,8 @@ import pytest
 
 from spider.cards import parse_card_int
 from spider.rules import link_counts
-from spider.solver.hint.evaluation import _TURN, Reveal
+from spider.solver.hint.evaluation import Reveal
+from spider.solver.params import HintParams
 from spider.solver.view import UNKNOWN, VisibleView
 
 
@@ -31,7 +32,7 @@ def test_reveal_value_is_the_expectation_over_unseen_cards() -> None:
     # the bottom of its column).
     common = 40 * 4 / 103 + 30 * 8 / 103
     assert reveal.value(unknown_over_down.columns, unknown_over_down.down) == pytest.approx(
-        common + 2.5 * _TURN * 8 / 103
+        common + 2.5 * HintParams().turn * 8 / 103
     )
     # With no face-down card left under it, moving the new card away empties the column.
     assert reveal.value(unknown_over_down.columns, (0, 0)) == pytest.approx(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -12,22 +13,14 @@ from hypothesis import strategies as st
 from spider import DEAL, Game, Move
 from spider.cards import parse_card_int
 from spider.solver import hint, hint_report, no_more_moves
-from spider.solver.hint.endgame import SAMPLED_HIDDEN, SAMPLES
 from spider.solver.hint.quick import (
-    CHANCE_LINES,
-    DEFAULT_HINT_NODES,
-    FOUR_SUIT_CLASSIC_HINT_NODES,
-    FOUR_SUIT_FLEXIBLE_HINT_NODES,
-    ONE_SUIT_HINT_NODES,
-    ONE_SUIT_SPIDER_HINT_NODES,
     REASONS,
-    TWO_SUIT_CLASSIC_HINT_NODES,
     _no_helpful_move,
-    default_node_budget,
     fill_move,
     hint_action,
     visited_positions,
 )
+from spider.solver.params import EndgameParams, HintParams, hint_params
 from spider.solver.view import VisibleView, apply_visible
 from tests.helpers import (
     ADVICE_TO_DEAL,
@@ -417,7 +410,8 @@ def test_only_two_suit_classic_spider_weighs_turned_cards(
         assert weighed == lookahead
     else:
         assert set(weighed.options) == set(lookahead.options)
-        assert weighed.options[CHANCE_LINES:] == lookahead.options[CHANCE_LINES:]
+        chance_lines = hint_params(game).chance_lines
+        assert weighed.options[chance_lines:] == lookahead.options[chance_lines:]
 
 
 def test_four_suit_classic_keeps_an_empty_column() -> None:
@@ -524,7 +518,8 @@ def test_a_long_line_is_found_when_a_short_one_is_out_of_reach() -> None:
     assert not game.can_deal() and sum(game.face_down) == 4
     # The endgame's solver answers this position now; this asks the fallback search the hint
     # uses when its lookahead sees no gain, which it met here before the endgame reached it.
-    advice = _no_helpful_move(VisibleView.from_game(game), 0, visited_positions(game))
+    view = VisibleView.from_game(game)
+    advice = _no_helpful_move(view, 0, visited_positions(game), hint_params(view))
     assert advice.reason == "prepares-turn"
     line = advice.options[0].line
     assert len(line) > 10
@@ -558,7 +553,8 @@ def test_more_face_down_cards_are_weighed_over_arrangements_drawn_at_random() ->
     advice = hint(game)
     assert advice == hint(position("spider", 2, swapped, removed="SSSHHH"))
     assert advice.move is not None
-    assert f"of {SAMPLES} ways the face-down cards may lie, drawn at random" in advice.text
+    samples = EndgameParams().samples
+    assert f"of {samples} ways the face-down cards may lie, drawn at random" in advice.text
     assert _follows_hints_to_a_win(game)
 
 
@@ -591,7 +587,7 @@ def test_an_endgame_line_never_comes_back_to_a_position_and_is_asked_the_same_tw
 def test_many_face_down_cards_are_left_to_the_lookahead() -> None:
     table = [*_OPEN_ENDGAME[:5], "7h 6S", "as 2h 3s 4h 5S", "ah 2s 3h 4s 5H", *_OPEN_ENDGAME[8:]]
     game = position("spider", 2, table, removed="SSSHHH")
-    assert sum(game.face_down) == SAMPLED_HIDDEN + 1
+    assert sum(game.face_down) == EndgameParams().sampled_hidden + 1
     advice = hint(game)
     assert advice.move is not None
     assert "ways the face-down cards may lie" not in advice.text
@@ -616,11 +612,11 @@ def test_arranged_puts_cards_in_the_face_down_places_only_when_they_fit() -> Non
         # 4-suit Classic tuning deal 10,304 as the hint played it: within 1,000 positions no
         # line turns a card; within the 4,000 the hint looks at in 4-suit Classic games, its best
         # line (14 moves) does.
-        ("quick_hint", 10_304, 4, FOUR_SUIT_CLASSIC_HINT_NODES, DEFAULT_HINT_NODES, 10),
+        ("quick_hint", 10_304, 4, 4000, 1000, 10),
         # 1-suit tuning deal 10,410 as the hint played it: within 300 positions (the 1-suit
         # budget before) no line the lookahead offers turns a card; within the 4,000 it now looks
         # at in 1-suit Spider games, its best line (7 moves) does.
-        ("one_suit", 10_410, 1, ONE_SUIT_SPIDER_HINT_NODES, ONE_SUIT_HINT_NODES, 5),
+        ("one_suit", 10_410, 1, 4000, 300, 5),
     ],
 )
 def test_the_variant_budget_looks_deep_enough_for_a_card_turning_line(
@@ -629,7 +625,7 @@ def test_the_variant_budget_looks_deep_enough_for_a_card_turning_line(
     game = golden_game("deep_lookahead.json", key)
     assert (game.number, game.suits, game.rule) == (deal, suits, "classic")
     view = VisibleView.from_game(game)
-    assert default_node_budget(view) == budget > shallow_budget
+    assert hint_params(view).nodes == budget > shallow_budget
     shallow = hint_report(game, shallow_budget)
     assert not any(turns_a_card(game, option.line) for option in shallow.options)
     advice = hint_report(game)
@@ -640,14 +636,14 @@ def test_the_variant_budget_looks_deep_enough_for_a_card_turning_line(
 @pytest.mark.parametrize(
     ("variant", "budget"),
     [
-        (("spider", 1, "classic"), ONE_SUIT_SPIDER_HINT_NODES),
-        (("spiderette", 1, "classic"), ONE_SUIT_HINT_NODES),
-        (("spider", 2, "classic"), TWO_SUIT_CLASSIC_HINT_NODES),
-        (("spider", 2, "flexible"), DEFAULT_HINT_NODES),
-        (("spiderette", 2, "classic"), DEFAULT_HINT_NODES),
-        (("spider", 4, "classic"), FOUR_SUIT_CLASSIC_HINT_NODES),
-        (("spiderette", 4, "classic"), FOUR_SUIT_CLASSIC_HINT_NODES),
-        (("spider", 4, "flexible"), FOUR_SUIT_FLEXIBLE_HINT_NODES),
+        (("spider", 1, "classic"), 4000),
+        (("spiderette", 1, "classic"), 300),
+        (("spider", 2, "classic"), 4000),
+        (("spider", 2, "flexible"), 1000),
+        (("spiderette", 2, "classic"), 1000),
+        (("spider", 4, "classic"), 4000),
+        (("spiderette", 4, "classic"), 4000),
+        (("spider", 4, "flexible"), 3000),
     ],
 )
 def test_each_variant_has_its_lookahead_budget(variant: tuple[str, int, str], budget: int) -> None:
@@ -655,5 +651,25 @@ def test_each_variant_has_its_lookahead_budget(variant: tuple[str, int, str], bu
     # the classic rule, where it weighs the cards its lines turn), shallower in 1-suit
     # Spiderette, where a deeper look won no more; lab/strength-history.md has the figures behind
     # each.
-    view = VisibleView.from_game(random_game(variant, 10_000, 20))
-    assert default_node_budget(view) == budget
+    game = random_game(variant, 10_000, 20)
+    view = VisibleView.from_game(game)
+    assert hint_params(view).nodes == hint_params(game).nodes == budget
+    assert HintParams.for_variant(*variant) is hint_params(view)
+
+
+def test_parameters_are_passed_not_set() -> None:
+    # The hint's tunables are a frozen, hashable object passed down the calls: a budget given
+    # as a parameter is the budget given as an argument, a weight changed changes the answer
+    # of that call alone, and nothing can be set on the defaults.
+    game = random_game(("spider", 4, "classic"), 10_003, 30)
+    defaults = hint_params(game)
+    assert hint_report(game, params=replace(defaults, nodes=300)) == hint_report(game, 300)
+    turned = replace(defaults, turn=10 * defaults.turn, reveal_free=0.0)
+    assert hash(turned) != hash(defaults) and turned.endgame == EndgameParams()
+    before = hint_report(game)
+    hint_report(game, params=turned)
+    assert hint_report(game) == before
+    with pytest.raises(AttributeError):
+        defaults.nodes = 1  # type: ignore[misc]
+    with pytest.raises(ValueError, match="rule"):
+        HintParams.for_variant("spider", 4, "loose")

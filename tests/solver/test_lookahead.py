@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,9 +15,10 @@ from hypothesis import strategies as st
 from spider import Game
 from spider.solver import HintReport, hint_report
 from spider.solver.hint.column_table import ColumnTable
-from spider.solver.hint.evaluation import _TURN, Evaluation
+from spider.solver.hint.evaluation import Evaluation
 from spider.solver.hint.lookahead import best_fill, lookahead_gain, refill_move, useful_moves
 from spider.solver.hint.pruned_moves import pack, unpack
+from spider.solver.params import hint_params
 from spider.solver.view import UNKNOWN, VisibleView, apply_visible
 from tests.helpers import GOLDEN, VARIANTS, position, random_game, replayed
 
@@ -30,19 +32,18 @@ def _spider(suits: int, columns: list[str]) -> Game:
     return position("spider", suits, columns, stock="as " * 10)
 
 
-def test_lookahead_gain_is_the_best_gain_under_the_weights_as_set(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_lookahead_gain_is_the_best_gain_under_the_weights_given() -> None:
     game = _spider(2, ["5s 9H", "10H", "10S", "8S", "KS", "QS", "JS", "2H", "3H", "4H"])
     view = VisibleView.from_game(game)
     report = hint_report(view, 300, weigh_cards=False)
     assert lookahead_gain(view, 300) == report.options[0].gain
-    # A tuning run changes a weight in the middle of a process: the gain follows it.
-    monkeypatch.setattr(
-        importlib.import_module("spider.solver.hint.evaluation"), "_TURN", 10 * _TURN
-    )
-    assert lookahead_gain(view, 300) == hint_report(view, 300, weigh_cards=False).options[0].gain
-    assert lookahead_gain(view, 300) > report.options[0].gain
+    # A tuning run asks with a weight changed: the gain follows it (and is cached apart).
+    defaults = hint_params(view)
+    turned = replace(defaults, turn=10 * defaults.turn)
+    changed = hint_report(view, 300, params=turned, weigh_cards=False).options[0].gain
+    assert lookahead_gain(view, 300, params=turned) == changed
+    assert lookahead_gain(view, 300, params=turned) > report.options[0].gain
+    assert lookahead_gain(view, 300) == report.options[0].gain
 
 
 @given(

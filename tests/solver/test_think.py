@@ -7,6 +7,7 @@ import random
 import sys
 import threading
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -18,10 +19,11 @@ from spider.env import SpiderEnv
 from spider.options import Options
 from spider.protocol import Session
 from spider.solver.full.search import solve
-from spider.solver.hint.quick import DEFAULT_HINT_NODES, hint_report, weighs_next_card
+from spider.solver.hint.quick import hint_report, weighs_next_card
+from spider.solver.params import hint_params
 from spider.solver.think.harder import (
-    LOOKAHEAD_NODES,
     MAX_LOOKAHEAD_NODES,
+    ThinkParams,
     ThinkProgress,
     hint_lead,
     root_weighs_cards,
@@ -31,6 +33,11 @@ from spider.solver.think.pool import tree_seed
 from spider.solver.view import VisibleView, truncate_line, visible_moves
 from spider.solver.worlds import World
 from tests.helpers import golden_game, position, random_game, reshuffle_hidden, turns_a_card
+
+LOOKAHEAD_NODES = ThinkParams().lookahead_nodes
+"""The root lookahead's budget (positions) by default."""
+DEFAULT_HINT_NODES = 1000
+"""The quick hint's budget in the variants without one of their own."""
 
 _CHEAP_VARIANTS = [
     ("spiderette", 1, "classic"),
@@ -181,7 +188,8 @@ def test_play_outs_ask_the_full_solver_near_the_end(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(module, "solve", counted_solve)
     report = think(game, iterations=6, seed=2)
-    assert asked and max(asked) <= module.ENDGAME_HIDDEN, "samples of the last few cards"
+    hidden = ThinkParams().endgame_hidden
+    assert asked and max(asked) <= hidden, "samples of the last few cards"
     assert report.reason == "iterations" and report.endgame is None
     assert report.action in game.legal_moves()
     assert report.value == 1.0, "every sample of this endgame is won, and the solver says so"
@@ -473,3 +481,20 @@ def test_env_think_line_is_legal_and_fair() -> None:
     for action in line:
         _, _, terminated, _, info = env.step(action)
         assert not terminated or info["won"]
+
+
+def test_think_takes_its_parameters() -> None:
+    # With no budget given, "Think harder" runs the parameters' iterations; its quick hint's
+    # parameters default to the variant's, and giving those explicitly changes nothing.
+    game = Game.new("spider", suits=1, number=4)
+    params = replace(ThinkParams(), iterations=6)
+    report = think(game, seed=0, params=params)
+    assert report.iterations == 6 or report.reason in {"only-action", "nothing-helps"}
+    explicit = replace(params, hint=hint_params(game))
+    assert _answer(game, iterations=6, seed=0) == _answer_with(game, explicit)
+
+
+def _answer_with(game: Game, params: ThinkParams) -> tuple[object, ...]:
+    """What a report with ``params`` says (as :func:`_answer`)."""
+    report = think(game, iterations=6, seed=0, params=params)
+    return (report.line, report.options, report.visits, report.value, report.reason)

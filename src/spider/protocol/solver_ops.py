@@ -40,7 +40,8 @@ from spider.protocol.review_ops import review_op
 from spider.solver.full.search import SolveProgress, solve
 from spider.solver.hint.nomoves import DEFAULT_NODE_LIMIT, check_no_moves
 from spider.solver.hint.quick import HintReport, hint_report, visited_positions
-from spider.solver.think.harder import DEFAULT_ITERATIONS, ThinkProgress, think
+from spider.solver.params import ThinkParams
+from spider.solver.think.harder import ThinkProgress, think
 from spider.solver.view import VisibleView
 
 __all__ = ["solve_actions", "solver_operations"]
@@ -159,7 +160,7 @@ def _think(session: GameHolder, request: dict[str, Any]) -> Answer:
     iterations: int | None = None
     if "iterations" in request or "time_limit" not in request:
         iterations = ranged_int_field(
-            request, "iterations", 1, THINK_MAX_ITERATIONS, DEFAULT_ITERATIONS
+            request, "iterations", 1, THINK_MAX_ITERATIONS, ThinkParams().iterations
         )
     time_limit = None
     if "time_limit" in request:

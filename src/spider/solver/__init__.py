@@ -6,6 +6,10 @@
 - :func:`solve`: winnable, unwinnable or undecided, with a solution replayed through the engine;
 - :func:`think`: "Think harder", a search over the player's information for the best line.
 
+Their tunables are parameters, not globals: :class:`HintParams` (``hint_report(game,
+params=...)``, by default the variant's, :func:`hint_params`) and :class:`ThinkParams`
+(``think(game, params=...)``).
+
 The engine never imports this package.
 """
 
@@ -14,22 +18,26 @@ from __future__ import annotations
 from spider.solver.full.search import SolveProgress, SolveResult, solve
 from spider.solver.hint.nomoves import NoMovesReport, check_no_moves, no_more_moves
 from spider.solver.hint.quick import Hint, HintOption, HintReport, hint, hint_action, hint_report
+from spider.solver.params import HintParams, ThinkParams, hint_params
 from spider.solver.think.harder import ThinkProgress, ThinkReport, think
 from spider.solver.view import VisibleView
 
 __all__ = [
     "Hint",
     "HintOption",
+    "HintParams",
     "HintReport",
     "NoMovesReport",
     "SolveProgress",
     "SolveResult",
+    "ThinkParams",
     "ThinkProgress",
     "ThinkReport",
     "VisibleView",
     "check_no_moves",
     "hint",
     "hint_action",
+    "hint_params",
     "hint_report",
     "no_more_moves",
     "solve",

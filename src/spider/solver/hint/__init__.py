@@ -6,22 +6,27 @@
 positions with :mod:`~spider.solver.hint.evaluation`, weighs the next card with
 :mod:`~spider.solver.hint.chance`, hands over to the full solver near the end
 (:mod:`~spider.solver.hint.endgame`) and says "no more moves" only when it is true
-(:mod:`~spider.solver.hint.nomoves`).
+(:mod:`~spider.solver.hint.nomoves`).  Every number it was tuned by is a field of a
+:class:`~spider.solver.params.HintParams` (``hint_report(game, params=...)``).
 """
 
 from __future__ import annotations
 
 from spider.solver.hint.nomoves import NoMovesReport, check_no_moves, no_more_moves
 from spider.solver.hint.quick import Hint, HintOption, HintReport, hint, hint_action, hint_report
+from spider.solver.params import EndgameParams, HintParams, hint_params
 
 __all__ = [
+    "EndgameParams",
     "Hint",
     "HintOption",
+    "HintParams",
     "HintReport",
     "NoMovesReport",
     "check_no_moves",
     "hint",
     "hint_action",
+    "hint_params",
     "hint_report",
     "no_more_moves",
 ]

@@ -1,11 +1,13 @@
 """The quick hint's endgame: the full solver's answers once (almost) every card is in sight.
 
-With the stock empty, all a player does not know is which unseen card lies in which face-down
-place, and every arrangement is equally likely.  When no card is face down the player sees
-everything, and the full solver decides the position itself.  When a few are
-(:data:`SAMPLED_HIDDEN` at most), the solver is asked about several arrangements: *each* one
-when there are few (:data:`FEW_HIDDEN` cards), else :data:`SAMPLES` of them drawn at random
-with a seed made from the visible position:
+With the stock empty, all a player does not know is which unseen card lies in which face-down place,
+and every arrangement is equally likely.  When no card is face down the player sees everything, and
+the full solver decides the position itself.  When a few are
+(:attr:`~spider.solver.params.EndgameParams.sampled_hidden` at most), the solver is asked about
+several arrangements: *each* one when there are few
+(:attr:`~spider.solver.params.EndgameParams.all_orders_hidden` cards), else
+:attr:`~spider.solver.params.EndgameParams.samples` of them drawn at random with a seed made from
+the visible position:
 
 * every arrangement the solver wins gives a candidate, its winning line up to the first card it
   turns (those moves are legal whatever the hidden cards are; after them the player sees
@@ -31,31 +33,10 @@ from typing import Final
 from spider.game import Game
 from spider.moves import Move
 from spider.solver.full.search import solve
+from spider.solver.params import EndgameParams
 from spider.solver.view import VisibleView, apply_visible, truncate_line
 
-__all__ = ["FEW_HIDDEN", "EndgameLine", "endgame_line"]
-
-FEW_HIDDEN: Final = 3
-"""The most face-down cards (with the stock empty) for which every arrangement is tried: at most
-3! = 6 of them."""
-
-SAMPLED_HIDDEN: Final = 8
-"""The most face-down cards (with the stock empty) for which the hint asks the solver; above
-:data:`FEW_HIDDEN` it asks about :data:`SAMPLES` arrangements drawn at random, not every one."""
-
-SAMPLES: Final = 6
-"""Arrangements drawn when there are too many to try each."""
-
-_OPEN_NODES: Final = 5_000
-"""Positions the solver may store for a position with every card in sight: open endgames met in
-play took 100-250; a table of 104 shuffled cards all face up, which play hardly reaches, can use
-them all (about half a second)."""
-
-_ARRANGEMENT_NODES: Final = 2_000
-"""The same for each arrangement of a few face-down cards (several solves per hint)."""
-
-_CANDIDATES: Final = 3
-"""At most this many different candidate lines are scored."""
+__all__ = ["EndgameLine", "EndgameParams", "endgame_line"]
 
 _MEMORY_MB: Final = 128
 """The memory each solve may use."""
@@ -98,23 +79,30 @@ _decided: dict[_Key, EndgameLine | None] = {}
 each step; the rest of the line answers at once."""
 
 
-def endgame_line(view: VisibleView) -> EndgameLine | None:
-    """The solver's line for an endgame (stock empty, at most :data:`SAMPLED_HIDDEN` cards face
-    down), or None: not such an endgame, or the solver found no line that keeps a win."""
-    if view.stock_cards or sum(view.down) > SAMPLED_HIDDEN:
+def endgame_line(view: VisibleView, params: EndgameParams | None = None) -> EndgameLine | None:
+    """The solver's line for an endgame (stock empty, at most
+    :attr:`~spider.solver.params.EndgameParams.sampled_hidden` cards face down), or None: not such
+    an endgame, or the solver found no line that keeps a win.  ``params`` bounds the solver (by
+    default :class:`~spider.solver.params.EndgameParams`' defaults)."""
+    if params is None:
+        params = _DEFAULTS
+    if view.stock_cards or sum(view.down) > params.sampled_hidden:
         return None
     if len(view.removed_suits) != view.removed:
         return None
-    key = _key(view.columns, view.down, view.removed_suits, view)
+    key = _key(view.columns, view.down, view.removed_suits, view, params)
     if key in _decided:
         return _decided[key]
-    found = _open_line(view) if not any(view.down) else _hindsight_line(view)
+    found = _open_line(view, params) if not any(view.down) else _hindsight_line(view, params)
     if len(_decided) > 1000:
         _decided.clear()
     _decided[key] = found
     if found is not None:
-        _remember_rest(view, found)
+        _remember_rest(view, found, params)
     return found
+
+
+_DEFAULTS: Final = EndgameParams()
 
 
 def _key(
@@ -122,11 +110,12 @@ def _key(
     down: tuple[int, ...],
     removed: tuple[int, ...],
     view: VisibleView,
+    params: EndgameParams,
 ) -> _Key:
-    return (columns, down, removed, view.game, view.suits, view.flexible)
+    return (columns, down, removed, view.game, view.suits, view.flexible, params)
 
 
-def _remember_rest(view: VisibleView, found: EndgameLine) -> None:
+def _remember_rest(view: VisibleView, found: EndgameLine, params: EndgameParams) -> None:
     """Store the rest of ``found`` under each position along it, up to its last move."""
     columns, down, removed = view.columns, view.down, view.removed_suits
     line = found.line
@@ -136,7 +125,7 @@ def _remember_rest(view: VisibleView, found: EndgameLine) -> None:
         if applied.run_suit >= 0:
             removed += (applied.run_suit,)
         rest = EndgameLine(line[step:], found.wins, found.arrangements, found.sampled)
-        _decided[_key(columns, down, removed, view)] = rest
+        _decided[_key(columns, down, removed, view, params)] = rest
 
 
 def _solution(game: Game, nodes: int) -> tuple[Move, ...] | None:
@@ -169,61 +158,67 @@ def _without_loops(view: VisibleView, line: tuple[Move, ...]) -> tuple[Move, ...
     return tuple(kept)
 
 
-def _open_line(view: VisibleView) -> EndgameLine | None:
+def _open_line(view: VisibleView, params: EndgameParams) -> EndgameLine | None:
     """Every card in sight: the solver's winning line, if it finds one."""
     game = view.arranged(())
-    line = None if game is None else _solution(game, _OPEN_NODES)
+    line = None if game is None else _solution(game, params.open_nodes)
     return EndgameLine(_without_loops(view, line), 0, 0) if line else None
 
 
-def _hindsight_line(view: VisibleView) -> EndgameLine | None:
+def _hindsight_line(view: VisibleView, params: EndgameParams) -> EndgameLine | None:
     """A few cards face down: the candidate line that keeps a win in most arrangements tried."""
     unseen = sorted(card for card, copies in view.unseen_cards().items() for _ in range(copies))
     if len(unseen) != sum(view.down):
         return None  # a hand-built view whose cards are not a whole deck
     arrangements = [
-        game for order in _orders(view, unseen) if (game := view.arranged(order)) is not None
+        game
+        for order in _orders(view, unseen, params)
+        if (game := view.arranged(order)) is not None
     ]
     candidates: list[tuple[Move, ...]] = []
     for game in arrangements:
-        solution = _solution(game, _ARRANGEMENT_NODES)  # solve() leaves the game as it is
+        solution = _solution(game, params.arrangement_nodes)  # solve() leaves the game as it is
         if solution is not None:
             segment = truncate_line(view, solution, at_runs=False)  # to the first card turned
             segment = _without_loops(view, segment)
             if segment not in candidates:
                 candidates.append(segment)
-        if len(candidates) == _CANDIDATES:
+        if len(candidates) == params.candidates:
             break
     best: EndgameLine | None = None
     for segment in candidates:
-        wins = sum(_still_winnable(game, segment) for game in arrangements)
+        wins = sum(
+            _still_winnable(game, segment, params.arrangement_nodes) for game in arrangements
+        )
         if best is None or wins > best.wins:
-            best = EndgameLine(segment, wins, len(arrangements), len(unseen) > FEW_HIDDEN)
+            sampled = len(unseen) > params.all_orders_hidden
+            best = EndgameLine(segment, wins, len(arrangements), sampled)
         if wins == len(arrangements):
             break
     return best
 
 
-def _orders(view: VisibleView, unseen: list[int]) -> list[tuple[int, ...]]:
-    """Every distinct order of ``unseen`` when there are few, else :data:`SAMPLES` shuffles
-    drawn with a seed made from the visible position alone (so the same position always gets
-    the same ones, whatever the face-down cards really are)."""
-    if len(unseen) <= FEW_HIDDEN:
+def _orders(view: VisibleView, unseen: list[int], params: EndgameParams) -> list[tuple[int, ...]]:
+    """Every distinct order of ``unseen`` when there are few, else
+    :attr:`~spider.solver.params.EndgameParams.samples` shuffles drawn with a seed made from the
+    visible position alone (so the same position always gets the same ones, whatever the face-down
+    cards really are)."""
+    if len(unseen) <= params.all_orders_hidden:
         return sorted(set(permutations(unseen)))
     seed = repr((view.game, view.suits, view.flexible, view.columns, view.down, view.removed_suits))
     chance = random.Random(seed)  # a str seed is hashed by SHA-512: the same in every process
     orders = []
-    for _ in range(SAMPLES):
+    for _ in range(params.samples):
         order = list(unseen)
         chance.shuffle(order)
         orders.append(tuple(order))
     return orders
 
 
-def _still_winnable(game: Game, segment: tuple[Move, ...]) -> bool:
-    """True when the solver wins ``game`` after ``segment`` (whose moves only use visible cards,
-    so they are legal in every arrangement)."""
+def _still_winnable(game: Game, segment: tuple[Move, ...], nodes: int) -> bool:
+    """True when the solver (over ``nodes`` positions) wins ``game`` after ``segment`` (whose
+    moves only use visible cards, so they are legal in every arrangement)."""
     played = game.copy(history=False)
     for move in segment:
         played.move(*move)
-    return _solution(played, _ARRANGEMENT_NODES) is not None
+    return _solution(played, nodes) is not None

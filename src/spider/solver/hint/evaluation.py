@@ -7,9 +7,9 @@ variant (in 2-suit Spider learned from games, ``benchmarks/learn_evaluation.py``
 classic games a turned card is worth what it can be expected to do over the cards the player has
 not seen (:class:`Reveal`), not a flat bonus.
 
-The weights are module constants read when an evaluation is made, so a tuning run
-(``benchmarks/hint_weights.py``) can set them in its processes; :func:`weights_now` gives them
-all, for caches whose answers depend on them.
+The weights are fields of a :class:`~spider.solver.params.HintParams` (by default the variant's,
+:meth:`~spider.solver.params.HintParams.for_view`), so a tuning run (``benchmarks/hint_weights.py``)
+passes its own.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from spider.rules import RUN_LENGTH, link_counts
+from spider.solver.params import HintParams
 from spider.solver.view import UNKNOWN, VisibleView, group_length
 
 __all__ = [
@@ -26,49 +27,15 @@ __all__ = [
     "Evaluation",
     "Reveal",
     "column_scores",
-    "empty_value",
     "four_suit_classic",
     "is_loose",
     "judges_refilled",
-    "run_value",
     "two_suit_spider",
-    "weights_now",
 ]
 
 Columns = tuple[tuple[int, ...], ...]
 """The face-up cards of every column, bottom first (engine ints; :data:`~.view.UNKNOWN` for a
 turned card the lookahead has not seen yet)."""
-
-# Heuristic weights (visible facts only).
-_RUN: Final = 1000
-_TURN: Final = 150
-_EMPTY: Final = 120
-_EMPTY_FOUR_SUITS: Final = 400  # classic 4-suit: an empty column is what untangles off-suit builds
-_SUITED: Final = 20
-_LINKED: Final = 3
-_BREAK: Final = 5
-_COVER: Final = 2
-# The same four column weights in 4-suit classic games, tuned apart (lab/strength-history.md,
-# "Eight weights at once").
-_SUITED_FOUR_SUITS: Final = 20
-_LINKED_FOUR_SUITS: Final = 3
-_BREAK_FOUR_SUITS: Final = 5
-_COVER_FOUR_SUITS: Final = 2
-# 2-suit Spider: weights learned from games (a logistic regression of the outcome on these
-# facts, over the positions of 400 games the hint played on deals 20,000-20,399; see
-# lab/strength-history.md, "A learned evaluation at 2 suits"), scaled so that a turned card is
-# _TURN.
-_RUN_TWO_SUITS: Final = 352
-_EMPTY_TWO_SUITS: Final = 304
-_SUITED_TWO_SUITS: Final = 1.9
-_LINKED_TWO_SUITS: Final = -84.8  # an off-suit link is worth little more than a break
-_BREAK_TWO_SUITS: Final = 121.5
-_COVER_TWO_SUITS: Final = 5.9
-_COVERED_BREAK_TWO_SUITS: Final = -95.2  # a break over face-down cards costs less, not more
-# What a turned card is worth in 4-suit classic games (see Reveal): chances over unseen cards.
-_REVEAL_FREE: Final = 2.5  # times what moving the new card away frees (a turn or an empty column)
-_REVEAL_SUITED: Final = 40  # per chance of a one-suit link: it goes onto a top or takes a group
-_REVEAL_LOOSE: Final = 30  # per chance that it can take a loose group of any suit
 
 ColumnWeights = tuple[float, float, float, float, float]
 """(one-suit link, any-suit link, break, cover, covered break): what a column's face-up cards
@@ -114,28 +81,16 @@ class ColumnScores(dict[tuple[tuple[int, ...], int], float]):
 _column_scores_by_weights: dict[ColumnWeights, ColumnScores] = {}
 
 
-def column_scores(view: VisibleView) -> ColumnScores:
-    """The column scores of ``view``'s variant (the weights are read when asked, so a tuning
-    run can change them)."""
-    weights: ColumnWeights
-    if four_suit_classic(view):
-        weights = (
-            _SUITED_FOUR_SUITS,
-            _LINKED_FOUR_SUITS,
-            _BREAK_FOUR_SUITS,
-            _COVER_FOUR_SUITS,
-            _BREAK_FOUR_SUITS,
-        )
-    elif two_suit_spider(view):
-        weights = (
-            _SUITED_TWO_SUITS,
-            _LINKED_TWO_SUITS,
-            _BREAK_TWO_SUITS,
-            _COVER_TWO_SUITS,
-            _COVERED_BREAK_TWO_SUITS,
-        )
-    else:
-        weights = (_SUITED, _LINKED, _BREAK, _COVER, _BREAK)
+def column_scores(params: HintParams) -> ColumnScores:
+    """The column scores under the column weights of ``params`` (one table per set of
+    weights, shared by every search that uses them)."""
+    weights: ColumnWeights = (
+        params.suited,
+        params.linked,
+        params.breaks,
+        params.cover,
+        params.covered_breaks,
+    )
     scores = _column_scores_by_weights.get(weights)
     if scores is None:
         scores = _column_scores_by_weights[weights] = ColumnScores(weights)
@@ -161,23 +116,10 @@ def judges_refilled(view: VisibleView) -> bool:
 
 
 def two_suit_spider(view: VisibleView) -> bool:
-    """True in 2-suit Spider (ten columns, two decks), whose evaluation was learned from games.
-    Not in 2-suit Spiderette, where the same weights win fewer games."""
+    """True in 2-suit Spider (ten columns, two decks), whose evaluation was learned from games
+    (:meth:`~spider.solver.params.HintParams.for_variant`).  Not in 2-suit Spiderette, where the
+    same weights win fewer games."""
     return view.suits == 2 and view.game == "spider"
-
-
-def empty_value(view: VisibleView) -> float:
-    """What an empty column is worth: more under the classic rule with 4 suits, and in 2-suit
-    Spider."""
-    if four_suit_classic(view):
-        return _EMPTY_FOUR_SUITS
-    return _EMPTY_TWO_SUITS if two_suit_spider(view) else _EMPTY
-
-
-def run_value(view: VisibleView) -> float:
-    """What a run removed is worth: less in 2-suit Spider, where the learned weights also count
-    what the run takes off the table (links, cards over face-down ones)."""
-    return _RUN_TWO_SUITS if two_suit_spider(view) else _RUN
 
 
 class Reveal:
@@ -189,18 +131,24 @@ class Reveal:
 
     * it can move onto a top card one rank higher (any suit): that frees its column, which
       turns the next card, or empties the column when no face-down card is left, worth
-      ``_REVEAL_FREE`` times the value of a turn or of an empty column;
+      :attr:`~spider.solver.params.HintParams.reveal_free` times the value of a turn or of an empty
+      column;
     * it links in one suit: it is one rank below a top card of its suit, or one rank above the
-      bottom card of a movable group of its suit (``_REVEAL_SUITED``);
+      bottom card of a movable group of its suit
+      (:attr:`~spider.solver.params.HintParams.reveal_suited`);
     * it can take a *loose* group (one on a face-down card, at the bottom of its column or on
-      a card that is not one rank higher) of any suit (``_REVEAL_LOOSE``).
+      a card that is not one rank higher) of any suit
+      (:attr:`~spider.solver.params.HintParams.reveal_loose`).
 
     Only visible facts take part.  This replaces the flat value of a turned card, so lines are
     judged by what the cards they turn will probably allow, and the last card of a column is
-    worth more than others (the column may empty).
+    worth more than others (the column may empty).  The weights are those of ``params``, by
+    default the variant's.
     """
 
-    def __init__(self, view: VisibleView) -> None:
+    def __init__(self, view: VisibleView, params: HintParams | None = None) -> None:
+        if params is None:
+            params = HintParams.for_view(view)
         counts = view.unseen_cards()
         total = sum(counts.values()) or 1
         self.card = [0.0] * 64  # chance by engine int (suit << 4 | rank; ranks 0 and 14-15 stay 0)
@@ -208,8 +156,10 @@ class Reveal:
         for card, count in sorted(counts.items()):
             self.card[card] += count / total
             self.rank[card & 15] += count / total
-        self.turn = _REVEAL_FREE * _TURN
-        self.empty = _REVEAL_FREE * empty_value(view)
+        self.turn = params.reveal_free * params.turn
+        self.empty = params.reveal_free * params.empty
+        self.suited = params.reveal_suited
+        self.loose = params.reveal_loose
 
     def value(self, columns: Columns, down: tuple[int, ...]) -> float:
         """The expected worth of the unknown top cards of ``columns`` (0 when there are none)."""
@@ -242,7 +192,7 @@ class Reveal:
         suited = sum(card[top - 1] for top in sorted(top_cards))
         suited += sum(card[base + 1] for base in sorted(bases))
         loose = sum(rank[base + 1] for base in sorted(loose_ranks))
-        common = _REVEAL_SUITED * suited + _REVEAL_LOOSE * loose
+        common = self.suited * suited + self.loose * loose
         total = 0.0
         for index in unknown:
             total += common + (self.turn if down[index] else self.empty) * moves
@@ -271,8 +221,9 @@ def _column_reveal_facts(column: tuple[int, ...]) -> _RevealFacts:
 
 
 class Evaluation:
-    """The hint's heuristic value of the visible positions of one game, with the weights of its
-    variant: runs removed, cards turned, empty columns and each column's score.
+    """The hint's heuristic value of the visible positions of one game, with the weights of
+    ``params`` (by default its variant's): runs removed, cards turned, empty columns and each
+    column's score.
 
     Values are relative to a root position: ``total0`` cards on the table (face up and down)
     and ``down0`` face down there.  Only visible facts take part, so a bot may use it on any
@@ -282,11 +233,13 @@ class Evaluation:
         value = Evaluation(view).value(view.columns, view.down, view.table_cards, sum(view.down))
     """
 
-    def __init__(self, view: VisibleView) -> None:
-        self.run = run_value(view)
-        self.turn = _TURN
-        self.empty = empty_value(view)
-        self.column_scores = column_scores(view)
+    def __init__(self, view: VisibleView, params: HintParams | None = None) -> None:
+        if params is None:
+            params = HintParams.for_view(view)
+        self.run = params.run
+        self.turn = params.turn
+        self.empty = params.empty
+        self.column_scores = column_scores(params)
 
     def value(self, columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
         """Heuristic value of a visible position reached from the root by card moves."""
@@ -307,13 +260,3 @@ def is_loose(column: tuple[int, ...], length: int) -> bool:
     do not sit on the card one rank higher, but on a face-down card, at the bottom of the column
     or on an unrelated card, so moving them would turn a card, empty the column or untangle it."""
     return length == len(column) or (column[-length - 1] & 15) != (column[-length] & 15) + 1
-
-
-def weights_now() -> tuple[float, ...]:
-    """Every weight of the evaluation, as the module holds it now (a tuning run may set them)."""
-    return (
-        _RUN, _TURN, _EMPTY, _EMPTY_FOUR_SUITS, _SUITED, _LINKED, _BREAK, _COVER,
-        _SUITED_FOUR_SUITS, _LINKED_FOUR_SUITS, _BREAK_FOUR_SUITS, _COVER_FOUR_SUITS,
-        _RUN_TWO_SUITS, _EMPTY_TWO_SUITS, _SUITED_TWO_SUITS, _LINKED_TWO_SUITS, _BREAK_TWO_SUITS,
-        _COVER_TWO_SUITS, _COVERED_BREAK_TWO_SUITS, _REVEAL_FREE, _REVEAL_SUITED, _REVEAL_LOOSE,
-    )  # fmt: skip

@@ -29,8 +29,8 @@ from spider.solver.hint.evaluation import (
     four_suit_classic,
     judges_refilled,
 )
-from spider.solver.hint.evaluation import weights_now as evaluation_weights
 from spider.solver.hint.pruned_moves import column_info, unpack, useful_packed_moves
+from spider.solver.params import HintParams
 from spider.solver.view import (
     UNKNOWN,
     VisibleView,
@@ -57,9 +57,6 @@ __all__ = [
 _STOP_CHECK_EVERY: Final = 200
 """How many expansions the lookahead makes between two questions to its ``stop`` callable."""
 
-_STEP: Final = 1.0  # cost of each move of a line, so shorter lines win ties
-_HELPS: Final = 0.5  # a line must gain more than this to be offered
-
 Visited = frozenset[tuple[Columns, tuple[int, ...]]]
 """Visible positions a game has been in, as ``(columns, down)`` of its :class:`VisibleView`."""
 
@@ -69,18 +66,19 @@ NOTHING_VISITED: Visited = frozenset()
 class Lookahead:
     """Best-first lookahead over card moves, with a transposition set.
 
-    Nodes are ordered by value minus ``_STEP`` per move; the search stops when the positions it
-    has generated plus those it has expanded reach ``budget``.
-    For each first move it keeps the best node reached through it.  In 4-suit classic games a
-    turned card counts no flat bonus: every position with unknown cards adds their expected
-    worth (:class:`Reveal`) instead.
+    Nodes are ordered by value minus :attr:`~spider.solver.params.HintParams.step` per move; the
+    search stops when the positions it has generated plus those it has expanded reach ``budget``.
+    Positions are valued with the weights of ``params``. For each first move it keeps the best node
+    reached through it.  In 4-suit classic games a turned card counts no flat bonus: every position
+    with unknown cards adds their expected worth (:class:`Reveal`) instead.
     """
 
-    def __init__(self, view: VisibleView, budget: int) -> None:
+    def __init__(self, view: VisibleView, budget: int, params: HintParams) -> None:
         self.flexible = view.flexible
-        self.evaluation = evaluation = Evaluation(view)
+        self.evaluation = evaluation = Evaluation(view, params)
         self.scores = evaluation.column_scores
-        self.reveal = Reveal(view) if four_suit_classic(view) else None
+        self.reveal = Reveal(view, params) if four_suit_classic(view) else None
+        self.step = params.step
         turn = 0 if self.reveal is not None else evaluation.turn
         self.weights = (evaluation.empty, turn, evaluation.run)
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
@@ -188,7 +186,7 @@ class Lookahead:
         )
         table_moves = table.moves
         empty, turn, run = self.weights
-        step = _STEP * depth
+        step = self.step * depth
         generated = 0
         for packed in moves:
             if packed == back:
@@ -369,31 +367,37 @@ _Results = dict[Move, "_Best"]
 
 
 def _search_from(
-    view: VisibleView, node_budget: int, stop: Callable[[], bool] | None
+    view: VisibleView, node_budget: int, stop: Callable[[], bool] | None, params: HintParams
 ) -> tuple[Lookahead, _Results, float]:
     """The lookahead's best line for each first move, the search, and the root's value as
     gains are measured from it (with its empty columns refilled while a deal is still to
     come)."""
     columns, down = view.columns, view.down
-    search = Lookahead(view, node_budget)
+    search = Lookahead(view, node_budget, params)
     root_value = search.evaluation.value(columns, down, search.total0, search.down0)
     results = search.run(columns, down, root_value, stop)
     return search, results, root_value - search.refill_loss(columns, down)
 
 
 def helpful_lines(
-    view: VisibleView, node_budget: int, visited: Visited, stop: Callable[[], bool] | None
+    view: VisibleView,
+    node_budget: int,
+    visited: Visited,
+    stop: Callable[[], bool] | None,
+    params: HintParams,
 ) -> tuple[Lookahead, list[Gain]]:
-    """The lookahead's helpful first moves, best first, each with its best line and gain."""
+    """The lookahead's helpful first moves, best first, each with its best line and gain (more
+    than :attr:`~spider.solver.params.HintParams.helps` of ``params``)."""
     columns, down = view.columns, view.down
-    search, results, root_refilled = _search_from(view, node_budget, stop)
+    search, results, root_refilled = _search_from(view, node_budget, stop, params)
+    helps = params.helps
     gains = [
         (_line_gain(view, search, value, line, root_refilled), move, line)
         for move, (value, line) in results.items()
         if not leads_back(columns, down, move, visited)
     ]
     helpful = sorted(
-        (item for item in gains if item[0] > _HELPS), key=lambda item: (-item[0], item[1])
+        (item for item in gains if item[0] > helps), key=lambda item: (-item[0], item[1])
     )
     return search, helpful
 
@@ -406,38 +410,40 @@ def _line_gain(
     return value - search.refill_loss(*line_end(view, line)) - root_refilled
 
 
-def lookahead_gain(view: VisibleView, node_budget: int, visited: Visited = frozenset()) -> float:
+def lookahead_gain(
+    view: VisibleView,
+    node_budget: int,
+    visited: Visited = frozenset(),
+    params: HintParams | None = None,
+) -> float:
     """The largest gain the hint's lookahead finds from ``view`` within ``node_budget``
     positions (0 when no move helps), without leading back to a position in ``visited``: how
-    much better, by the hint's evaluation, the best position in reach is (the gain of the
-    first option :func:`hint_report` would rank, before any weighing of turned cards).
+    much better, by the hint's evaluation (with the weights of ``params``, by default the
+    variant's), the best position in reach is (the gain of the first option :func:`hint_report`
+    would rank, before any weighing of turned cards).
 
-    Cached: a player who follows a line asks about its end again at each of its moves (the
-    key holds the weights as now set, which a tuning run may change)."""
-    key = (view, node_budget, visited, _weights_now())
+    Cached: a player who follows a line asks about its end again at each of its moves."""
+    if params is None:
+        params = HintParams.for_view(view)
+    key = (view, node_budget, visited, params)
     known = _gains_seen.get(key)
     if known is not None:
         return known
     if len(_gains_seen) >= _GAINS_SEEN_LIMIT:
         _gains_seen.clear()
-    gain = _gains_seen[key] = _best_gain(view, node_budget, visited)
+    gain = _gains_seen[key] = _best_gain(view, node_budget, visited, params)
     return gain
 
 
 _GAINS_SEEN_LIMIT: Final = 20_000
-_gains_seen: dict[tuple[VisibleView, int, Visited, tuple[float, ...]], float] = {}
+_gains_seen: dict[tuple[VisibleView, int, Visited, HintParams], float] = {}
 
 
-def _weights_now() -> tuple[float, ...]:
-    """Every weight the lookahead's values depend on, as the modules hold them now."""
-    return (*evaluation_weights(), _STEP, _HELPS)
-
-
-def _best_gain(view: VisibleView, node_budget: int, visited: Visited) -> float:
+def _best_gain(view: VisibleView, node_budget: int, visited: Visited, params: HintParams) -> float:
     """:func:`lookahead_gain`, worked out."""
     columns, down = view.columns, view.down
-    search, results, root_refilled = _search_from(view, node_budget, None)
-    best = _HELPS
+    search, results, root_refilled = _search_from(view, node_budget, None, params)
+    helps = best = params.helps
     # Refilling never adds value, so a line whose value before refilling is no better than the
     # best gain so far cannot beat it: the refills of the others are never worked out.
     for value, line in sorted(results.values(), key=lambda item: -item[0]):
@@ -445,7 +451,7 @@ def _best_gain(view: VisibleView, node_budget: int, visited: Visited) -> float:
             break
         if not leads_back(columns, down, line[0], visited):
             best = max(best, _line_gain(view, search, value, line, root_refilled))
-    return best if best > _HELPS else 0.0
+    return best if best > helps else 0.0
 
 
 def best_fill(

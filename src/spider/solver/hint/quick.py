@@ -1,16 +1,16 @@
 """A fair hint: the best move judged from what the player can see.
 
-The hint works on a :class:`~spider.solver.view.VisibleView`, never on the game itself, so it
-cannot read a face-down card or the stock order.  Its lookahead (:mod:`.lookahead`) searches the
-sequences of card moves the player could make, a turned card being unknown until it is turned,
-and values each position it reaches by the evaluation (:mod:`.evaluation`): runs completed,
-cards turned, empty columns, one-suit and any-suit links, and disorder left on top of face-down
-cards, with weights of the variant.  A move is offered when the best line starting with it ends
-better than the current position; the offers are ranked, so asking again gives the next-best
-one.  In 2-suit Spider the best lines are then weighed over the card each turns
-(:mod:`.chance`).  A deal is never suggested: when no move helps, the hint says so and, as a
-fact, how many deals are left or that none is possible; a move into an empty column is
-described as a fill.
+The hint works on a :class:`~spider.solver.view.VisibleView`, never on the game itself, so it cannot
+read a face-down card or the stock order.  Its lookahead (:mod:`.lookahead`) searches the sequences
+of card moves the player could make, a turned card being unknown until it is turned, and values each
+position it reaches by the evaluation (:mod:`.evaluation`): runs completed, cards turned, empty
+columns, one-suit and any-suit links, and disorder left on top of face-down cards, with the weights
+of a :class:`~spider.solver.params.HintParams` (by default the variant's,
+:func:`~spider.solver.params.hint_params`).  A move is offered when the best line starting with it
+ends better than the current position; the offers are ranked, so asking again gives the next-best
+one.  In 2-suit Spider the best lines are then weighed over the card each turns (:mod:`.chance`).  A
+deal is never suggested: when no move helps, the hint says so and, as a fact, how many deals are
+left or that none is possible; a move into an empty column is described as a fill.
 
 Once the stock is empty and at most eight cards are face down, the full solver takes over
 (:mod:`.endgame`): with every card in sight it decides the position and the hint offers its
@@ -44,7 +44,7 @@ from spider.options import Options
 from spider.rules import deal_blocked_forever, link_counts
 from spider.solver.hint.chance import expected_values
 from spider.solver.hint.endgame import EndgameLine, endgame_line
-from spider.solver.hint.evaluation import Evaluation, four_suit_classic, two_suit_spider
+from spider.solver.hint.evaluation import Evaluation, two_suit_spider
 from spider.solver.hint.lookahead import (
     NOTHING_VISITED,
     Gain,
@@ -57,104 +57,29 @@ from spider.solver.hint.lookahead import (
     lookahead_gain,
 )
 from spider.solver.hint.nomoves import find_useful_line
+from spider.solver.params import EndgameParams, HintParams, hint_params
 from spider.solver.view import VisibleView, apply_visible, seen_positions, truncate_line
 from spider.solver.worlds import World
 
 __all__ = [
-    "CHANCE_FOLLOW_NODES",
-    "CHANCE_LINES",
-    "DEFAULT_HINT_NODES",
-    "FOUR_SUIT_CLASSIC_HINT_NODES",
-    "FOUR_SUIT_FLEXIBLE_HINT_NODES",
-    "ONE_SUIT_HINT_NODES",
-    "ONE_SUIT_SPIDER_HINT_NODES",
     "REASONS",
-    "TWO_SUIT_CLASSIC_HINT_NODES",
+    "EndgameParams",
     "Evaluation",
     "Hint",
     "HintOption",
+    "HintParams",
     "HintReport",
     "Visited",
-    "default_node_budget",
     "fill_move",
     "hint",
     "hint_action",
+    "hint_params",
     "hint_report",
     "link_counts",
     "lookahead_gain",
     "visited_positions",
     "weighs_next_card",
 ]
-
-DEFAULT_HINT_NODES: Final = 1000
-"""Positions the lookahead generates or expands before it stops (deterministic, not timed)."""
-
-ONE_SUIT_HINT_NODES: Final = 300
-"""The default budget in 1-suit Spiderette: its games branch far more, and 4,000 positions won
-no more of them (139 of tuning deals 10,000-10,199 against 141)."""
-
-ONE_SUIT_SPIDER_HINT_NODES: Final = 4000
-"""The default budget in 1-suit Spider (ten columns): on tuning deals 10,000-10,399 it won 372
-games against 364 at :data:`ONE_SUIT_HINT_NODES` (23 deals won only with it, 15 only without;
-each half of the deals on its side) and removed 7.64 runs a game against 7.48, with a
-95th-percentile hint of 59 ms (``lab/strength-history.md``)."""
-
-TWO_SUIT_CLASSIC_HINT_NODES: Final = 4000
-"""The default budget in 2-suit Spider under the classic rule, where the hint weighs its best
-lines over the card each turns (:func:`weighs_next_card`).  On tuning deals 10,200-10,499 it
-won 206 games against 187 at :data:`DEFAULT_HINT_NODES` (39 deals won only with it, 20 only
-without), and on reported deals 0-499 323 against 294 (64.6% against 58.8%).  Its
-95th-percentile hint costs what the 1,000-position hint cost before the lookahead kept its
-columns in a :class:`~.column_table.ColumnTable` (``lab/strength-history.md``)."""
-
-FOUR_SUIT_CLASSIC_HINT_NODES: Final = 4000
-"""The default budget in 4-suit games under the classic rule (Spider and Spiderette).  There a
-line that turns a card often needs several moves to take off-suit builds apart, and most
-positions have few moves, so a deeper look costs little: on tuning deals 10,000-10,199 of
-4-suit Classic Spider it won 12 games against 9 at :data:`DEFAULT_HINT_NODES`, with 0.64 runs
-removed a game against 0.49, and its 95th-percentile hint stayed under 100 ms
-(``lab/strength-history.md``)."""
-
-FOUR_SUIT_FLEXIBLE_HINT_NODES: Final = 3000
-"""The default budget in 4-suit games under the flexible rule: on tuning deals 10,000-10,199 it
-won 98 games against 90 at :data:`DEFAULT_HINT_NODES` (4.06 runs a game against 3.73), with a
-95th-percentile hint of 66 ms (``lab/strength-history.md``)."""
-
-
-def default_node_budget(view: VisibleView) -> int:
-    """The lookahead's budget for ``view``'s variant when none is given: 4,000 positions in
-    1-suit Spider and 300 in 1-suit Spiderette, 4,000 in 2-suit Spider and in 4-suit games
-    under the classic rule, 3,000 in 4-suit games under the flexible rule, 1,000 otherwise
-    (2-suit Spider under the flexible rule, 2-suit Spiderette)."""
-    if view.suits == 1:
-        return ONE_SUIT_SPIDER_HINT_NODES if view.game == "spider" else ONE_SUIT_HINT_NODES
-    if weighs_next_card(view):
-        return TWO_SUIT_CLASSIC_HINT_NODES
-    if four_suit_classic(view):
-        return FOUR_SUIT_CLASSIC_HINT_NODES
-    if view.suits == 4:
-        return FOUR_SUIT_FLEXIBLE_HINT_NODES
-    return DEFAULT_HINT_NODES
-
-
-_DEEP_SEARCH_NODES: Final = 1000
-"""Positions the fallback search for a card-turning line may visit while a deal is possible."""
-
-_ENDGAME_SEARCH_NODES: Final = 5000
-"""The same when no deal is possible (an exhaustive search proves "no more moves")."""
-
-CHANCE_LINES: Final = 3
-"""In 2-suit Spider, how many of the lookahead's best lines are weighed over the card each
-turns (:mod:`.chance`); the best of them by that expectation is offered first."""
-
-CHANCE_FOLLOW_NODES: Final = 150
-"""The lookahead budget (positions) from each card a weighed line could turn."""
-
-_STUCK_PROOF_NODES: Final = 150
-"""Budget of the proof that a position offering only heuristic gains has no more moves: small,
-so that the quick hint stays quick (a stuck position has few reachable layouts); beyond it the
-options are offered, and the page's own "no more moves" check, with its larger budget, still
-wins over them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,49 +284,59 @@ def hint_report(
     node_budget: int | None = None,
     visited: Visited | None = None,
     *,
+    params: HintParams | None = None,
     endgame: bool = True,
     weigh_cards: bool | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> HintReport:
     """Rank every helpful move of the visible position, best first.
 
-    ``node_budget`` bounds the lookahead; by default :func:`default_node_budget` of the
-    variant.  A move that leads back to a position in ``visited`` is never offered; by default
-    that is :func:`visited_positions` of a game (none for a bare view).  With
-    ``endgame=False`` the full solver is never asked (see :mod:`.endgame`): the options are the
-    lookahead's, as a search that weighs lines itself ("Think harder") wants them.  Where the
-    quick hint weighs turned cards (:func:`weighs_next_card`: 2-suit Spider under the classic
-    rule) the lookahead's best :data:`CHANCE_LINES` lines are then weighed over every card the
+    ``params`` holds every tunable of the hint (weights, budgets); by default the variant's
+    (:func:`~spider.solver.params.hint_params`).  ``node_budget`` bounds the lookahead; by default
+    :attr:`~spider.solver.params.HintParams.nodes` of ``params``.  A move that leads back to a
+    position in ``visited`` is never offered; by default that is :func:`visited_positions` of a game
+    (none for a bare view).  With ``endgame=False`` the full solver is never asked (see
+    :mod:`.endgame`): the options are the lookahead's, as a search that weighs lines itself ("Think
+    harder") wants them. Where the quick hint weighs turned cards (:func:`weighs_next_card`: 2-suit
+    Spider under the classic rule) the lookahead's best
+    :attr:`~spider.solver.params.HintParams.chance_lines` lines are then weighed over every card the
     one each turns could be (:mod:`.chance`) and offered best first by that expectation (their
-    ``gain`` stays the lookahead's).  ``weigh_cards=True`` weighs them in any variant (for a
-    slower search that can afford it), ``False`` keeps the lookahead's order (for a search's
-    play-outs that cannot); the default, None, weighs where the quick hint does.  ``stop``,
-    asked now and then during the lookahead, ends it early when it returns True: the report
-    then rests on the positions seen so far (a caller with a clock uses it; without one the
-    report depends on nothing but the position).
+    ``gain`` stays the lookahead's).  ``weigh_cards=True`` weighs them in any variant (for a slower
+    search that can afford it), ``False`` keeps the lookahead's order (for a search's play-outs that
+    cannot); the default, None, weighs where the quick hint does. ``stop``, asked now and then
+    during the lookahead, ends it early when it returns True: the report then rests on the positions
+    seen so far (a caller with a clock uses it; without one the report depends on nothing but the
+    position).
 
     Deterministic: the same visible position (and visited positions) always gives the same
     report, whatever the hidden cards are (they are not even available here).
     """
     view = _as_view(source)
     visited = _visited_of(source, visited)
+    if params is None:
+        params = HintParams.for_view(view)
     deal_possible = view.deal_ever_possible
     if view.is_won:
         return HintReport((), "won", "The game is won.", False, False)
-    ending = endgame_line(view) if endgame else None
+    ending = endgame_line(view, params.endgame) if endgame else None
     if ending is not None:
         return _endgame_report(view, ending)
     if node_budget is None:
-        node_budget = default_node_budget(view)
-    search, helpful = helpful_lines(view, node_budget, visited, stop)
+        node_budget = params.nodes
+    search, helpful = helpful_lines(view, node_budget, visited, stop, params)
     weighs = weighs_next_card(view) if weigh_cards is None else weigh_cards
     if weighs and len(helpful) > 1:
-        helpful = _weigh_next_card(view, helpful, visited, search, stop)
+        helpful = _weigh_next_card(view, helpful, visited, search, stop, params)
     options = []
     for gain, _move, line in helpful:
         reason, text = _describe(view, line)
         options.append(HintOption(line[0], reason, text, gain, line))
-    if options and not deal_possible and not _reaches_progress(options) and _proven_stuck(view):
+    if (
+        options
+        and not deal_possible
+        and not _reaches_progress(options)
+        and _proven_stuck(view, params.stuck_proof_nodes)
+    ):
         # A move may still look better by the heuristic (one more suited link), but nothing it
         # leads to turns a card or completes a run: the hint says what "no more moves" says.
         return _no_moves_report(search.nodes)
@@ -409,7 +344,7 @@ def hint_report(
         return HintReport(
             tuple(options), options[0].reason, options[0].text, deal_possible, False, search.nodes
         )
-    return _no_helpful_move(view, search.nodes, visited)
+    return _no_helpful_move(view, search.nodes, visited, params)
 
 
 def weighs_next_card(view: VisibleView) -> bool:
@@ -426,26 +361,28 @@ def _weigh_next_card(
     visited: Visited,
     search: Lookahead,
     stop: Callable[[], bool] | None,
+    params: HintParams,
 ) -> list[Gain]:
-    """``helpful`` with its best :data:`CHANCE_LINES` reordered by their expected value over
-    the card each line turns (:func:`~.chance.expected_values`); unchanged when ``stop`` ends
-    the weighing first.  Positions are valued as ``search`` (the lookahead from ``view``)
-    values them."""
-    top = helpful[:CHANCE_LINES]
+    """``helpful`` with its best :attr:`~spider.solver.params.HintParams.chance_lines` reordered by
+    their expected value over the card each line turns (:func:`~.chance.expected_values`); unchanged
+    when ``stop`` ends the weighing first.  Positions are valued as ``search`` (the lookahead from
+    ``view``) values them."""
+    chance_lines, follow_nodes = params.chance_lines, params.chance_follow_nodes
+    top = helpful[:chance_lines]
     evaluation, total0, down0 = search.evaluation, search.total0, search.down0
 
     def value(reached: VisibleView) -> float:
         return evaluation.value(reached.columns, reached.down, total0, down0)
 
     def follow(world: World) -> float:
-        return lookahead_gain(world.view(), CHANCE_FOLLOW_NODES, world.visited)
+        return lookahead_gain(world.view(), follow_nodes, world.visited, params)
 
     lines = [truncate_line(view, line) for _, _, line in top]
     values = expected_values(view, lines, World.from_view(view, visited), value, follow, stop)
     if values is None:
         return helpful
     order = sorted(range(len(top)), key=lambda index: -values[index])
-    return [top[index] for index in order] + helpful[CHANCE_LINES:]
+    return [top[index] for index in order] + helpful[chance_lines:]
 
 
 def _endgame_report(view: VisibleView, ending: EndgameLine) -> HintReport:
@@ -460,9 +397,11 @@ def _endgame_report(view: VisibleView, ending: EndgameLine) -> HintReport:
     return HintReport((option,), reason, text, False, False)
 
 
-def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> HintReport:
+def _no_helpful_move(
+    view: VisibleView, positions: int, visited: Visited, params: HintParams
+) -> HintReport:
     """What to say (and maybe suggest) when the lookahead finds no gain."""
-    limit = _DEEP_SEARCH_NODES if view.deal_ever_possible else _ENDGAME_SEARCH_NODES
+    limit = params.deep_search_nodes if view.deal_ever_possible else params.no_deal_search_nodes
     deep = find_useful_line(view, limit)
     positions += deep.positions
     if deep.status == "unknown":
@@ -482,7 +421,7 @@ def _no_helpful_move(view: VisibleView, positions: int, visited: Visited) -> Hin
         option = HintOption(line[0], reason, text, 0.0, line)
         return HintReport((option,), reason, text, view.deal_ever_possible, False, positions)
     if view.deal_ever_possible:
-        fill = None if view.can_deal else fill_move(view, visited)
+        fill = None if view.can_deal else fill_move(view, visited, params=params)
         if fill is not None:
             option = HintOption(fill, "fills-column", "fills an empty column", 0.0, (fill,))
             return HintReport((option,), option.reason, option.text, True, False, positions)
@@ -511,10 +450,11 @@ def _reaches_progress(options: list[HintOption]) -> bool:
     return any(option.reason in _PROGRESS_REASONS for option in options)
 
 
-def _proven_stuck(view: VisibleView) -> bool:
-    """True when the exhaustive search proves that no line of card moves turns a card or
-    completes a run (with no deal ever possible, that is "no more moves")."""
-    return find_useful_line(view, _STUCK_PROOF_NODES).no_more_moves
+def _proven_stuck(view: VisibleView, nodes: int) -> bool:
+    """True when the exhaustive search (over ``nodes`` positions) proves that no line of card
+    moves turns a card or completes a run (with no deal ever possible, that is "no more
+    moves")."""
+    return find_useful_line(view, nodes).no_more_moves
 
 
 def _no_moves_report(positions: int) -> HintReport:
@@ -531,10 +471,16 @@ def _nothing_helps_deals_left(view: VisibleView) -> tuple[str, str]:
     return "nothing-helps-deals-left", f"No move seems to help. {left}."
 
 
-def fill_move(source: Game | VisibleView, visited: Visited | None = None) -> Move | None:
+def fill_move(
+    source: Game | VisibleView,
+    visited: Visited | None = None,
+    *,
+    params: HintParams | None = None,
+) -> Move | None:
     """The best move into an empty column (to make a deal possible), or None.
 
-    Every move into an empty column is judged by the evaluation; a whole column without
+    Every move into an empty column is judged by the evaluation (with the weights of
+    ``params``, by default the variant's); a whole column without
     face-down cards is never moved, since that leaves a column empty.  A move that leads back to
     a position in ``visited`` (see :func:`hint_report`) is chosen only when every one does.
     """
@@ -546,7 +492,7 @@ def fill_move(source: Game | VisibleView, visited: Visited | None = None) -> Mov
         view.flexible,
         sum(map(len, columns)) + sum(down),
         sum(down),
-        Evaluation(view),
+        Evaluation(view, params),
         _visited_of(source, visited),
     )
     return None if best is None else best[1]
@@ -557,18 +503,23 @@ def hint(
     index: int = 0,
     node_budget: int | None = None,
     visited: Visited | None = None,
+    *,
+    params: HintParams | None = None,
 ) -> Hint:
     """The ``index``-th best hint for a game or view (0 = best; indices cycle); see
     :func:`hint_report`."""
-    return hint_report(source, node_budget, visited).pick(index)
+    return hint_report(source, node_budget, visited, params=params).pick(index)
 
 
-def hint_action(game: Game, report: HintReport | None = None) -> Action | None:
+def hint_action(
+    game: Game, report: HintReport | None = None, *, params: HintParams | None = None
+) -> Action | None:
     """What a player who does as the hint says plays next: its best move (a fill when the deal
     needs one), else the deal when the rules allow one now, else None (the game is won, or
-    nothing is left to suggest).  ``report`` is the game's :func:`hint_report`, asked here when
-    not given.  :meth:`spider.env.SpiderEnv.hint_action` plays this; a player who follows the
-    hint to the end plays (with a bound on the actions)::
+    nothing is left to suggest).  ``report`` is the game's :func:`hint_report` (with
+    ``params``, by default the variant's), asked here when not given.
+    :meth:`spider.env.SpiderEnv.hint_action` plays this; a player who follows the hint to the end
+    plays (with a bound on the actions)::
 
         for _ in range(1500):
             action = hint_action(game)
@@ -580,7 +531,7 @@ def hint_action(game: Game, report: HintReport | None = None) -> Action | None:
         kind = type(game).__name__
         raise TypeError(f"hint_action needs a Game (it asks whether a deal is allowed), not {kind}")
     if report is None:
-        report = hint_report(game)
+        report = hint_report(game, params=params)
     if report.options:
         return report.options[0].move
     return DEAL if game.can_deal() else None

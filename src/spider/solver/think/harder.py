@@ -5,29 +5,35 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
 
 * **Actions** are lines of moves that end at the next card turned or run removed (where
   something new is seen), as the quick hint (:func:`~spider.solver.hint.quick.hint_report`) offers
-  them, its best :data:`MAX_ACTIONS` (fewer on a small iteration budget: one line per
-  :data:`ITERATIONS_PER_LINE` iterations, at least 2); when it offers none, the deal.  At the
-  root the hint's lookahead looks at :data:`LOOKAHEAD_NODES` positions, far more than the quick
-  hint does, and its best lines are weighed over the cards they could turn (:mod:`.chance`)
-  where :func:`root_weighs_cards` says: where the quick hint weighs them, and in 4-suit Classic
-  Spider too.  Its best line is the answer unless the play-outs overrule it.  Inside the tree
-  the lines keep the lookahead's order (weighing them is too slow there).
+  them, its best :attr:`~spider.solver.params.ThinkParams.max_actions` (fewer on a small iteration
+  budget: one line per :attr:`~spider.solver.params.ThinkParams.iterations_per_line` iterations, at
+  least 2); when it offers none, the deal.  At the root the hint's lookahead looks at
+  :attr:`~spider.solver.params.ThinkParams.lookahead_nodes` positions, far more than the quick hint
+  does, and its best lines are weighed over the cards they could turn (:mod:`.chance`) where
+  :func:`root_weighs_cards` says: where the quick hint weighs them, and in 4-suit Classic Spider
+  too.  Its best line is the answer unless the play-outs overrule it.  Inside the tree the lines
+  keep the lookahead's order (weighing them is too slow there).
 * **Outcomes**: each card turned or dealt is drawn from the unseen cards (the variant's deck minus
-  every card seen) at the moment the search turns it (:class:`~.think_world.World`).  Each
-  action keeps at most :data:`OUTCOMES_PER_ACTION` sampled outcomes; once it has that many, a
-  visit replays one of them, chosen in proportion to how often it came.
+  every card seen) at the moment the search turns it (:class:`~spider.solver.worlds.World`). Each
+  action keeps at most :attr:`~spider.solver.params.ThinkParams.outcomes_per_action` sampled
+  outcomes; once it has that many, a visit replays one of them, chosen in proportion to how often it
+  came.
 * **Play-outs** from a new node follow the quick hint's policy (its best line, with a smaller
-  lookahead, :data:`ROLLOUT_NODES`) until it has nothing to offer (the next deal) and are scored
-  by the hint's evaluation, squashed to 0..1 (1: won; 0: nothing left to do and no deal).
-* **Endgame**: once the stock is empty and at most :data:`ENDGAME_HIDDEN` cards are face down,
-  a play-out instead shuffles the unseen cards over the face-down places and asks the full
-  solver (:func:`~spider.solver.full.search.solve`, bounded by :data:`ENDGAME_NODES` positions):
-  winnable 1, unwinnable 0, undecided the evaluation.  The lines weighed, and the play-outs,
-  come from the quick hint's lookahead alone (``hint_report(..., endgame=False)``): its own
+  lookahead, :attr:`~spider.solver.params.ThinkParams.rollout_nodes`) until it has nothing to offer
+  (the next deal) and are scored by the hint's evaluation, squashed to 0..1 (1: won; 0: nothing left
+  to do and no deal).
+* **Endgame**: once the stock is empty and at most
+  :attr:`~spider.solver.params.ThinkParams.endgame_hidden` cards are face down, a play-out
+  instead shuffles the unseen cards over the face-down places and asks the full solver
+  (:func:`~spider.solver.full.search.solve`, bounded by
+  :attr:`~spider.solver.params.ThinkParams.endgame_nodes` positions): winnable 1, unwinnable 0,
+  undecided the evaluation.  The lines weighed, and the play-outs, come from the quick hint's
+  lookahead alone (``hint_report(..., endgame=False)``): its own
   endgame would offer one line chosen by the solver, leaving nothing to weigh, and ask the
   solver again at every node.
 * **At the root**, when the quick hint's endgame applies (stock empty, at most
-  :data:`~spider.solver.hint.endgame.SAMPLED_HIDDEN` cards face down), no tree is grown: the answer
+  :attr:`~spider.solver.params.EndgameParams.sampled_hidden` cards face down), no tree is
+  grown: the answer
   is its line, the full solver's, weighed over arrangements of the face-down cards (reason
   ``endgame``).  A tree would weigh the same question with less: each play-out asks the solver
   about one arrangement, where the endgame scores every candidate on every arrangement.
@@ -44,6 +50,10 @@ iteration budget and a seed, it depends only on the visible position, the positi
 went through since the last card turned (from the game's history, as the quick hint reads
 them), the budget, the seed and ``jobs``: the hidden cards are never read.  A time budget
 makes it depend on the machine's speed as well.
+
+Every number above is a field of a :class:`~spider.solver.params.ThinkParams` (``think(...,
+params=...)``); the quick hint's own, used by the lines and play-outs, are its
+:attr:`~spider.solver.params.ThinkParams.hint`.
 """
 
 from __future__ import annotations
@@ -61,9 +71,8 @@ from spider.solver.budget import should_stop
 from spider.solver.hint.endgame import endgame_line
 from spider.solver.hint.evaluation import four_suit_classic
 from spider.solver.hint.quick import visited_positions, weighs_next_card
+from spider.solver.params import HintParams, ThinkParams
 from spider.solver.think.report import (
-    HINT_LEAD,
-    HINT_LEAD_MIN,
     LineStats,
     ThinkOption,
     ThinkProgress,
@@ -74,11 +83,6 @@ from spider.solver.think.report import (
     report,
 )
 from spider.solver.think.tree import (
-    ENDGAME_HIDDEN,
-    ENDGAME_NODES,
-    MAX_ACTIONS,
-    OUTCOMES_PER_ACTION,
-    ROLLOUT_NODES,
     Growth,
     TreeSearch,
     TreeTask,
@@ -90,20 +94,11 @@ from spider.solver.view import VisibleView
 from spider.solver.worlds import World
 
 __all__ = [
-    "DEFAULT_ITERATIONS",
-    "ENDGAME_HIDDEN",
-    "ENDGAME_NODES",
-    "HINT_LEAD",
-    "HINT_LEAD_MIN",
-    "ITERATIONS_PER_LINE",
-    "LOOKAHEAD_NODES",
-    "MAX_ACTIONS",
     "MAX_ITERATIONS",
     "MAX_JOBS",
     "MAX_LOOKAHEAD_NODES",
-    "OUTCOMES_PER_ACTION",
-    "ROLLOUT_NODES",
     "ThinkOption",
+    "ThinkParams",
     "ThinkProgress",
     "ThinkReason",
     "ThinkReport",
@@ -112,9 +107,6 @@ __all__ = [
     "root_weighs_cards",
     "think",
 ]
-
-DEFAULT_ITERATIONS: Final = 100
-"""Iterations when neither a time nor an iteration budget is given."""
 
 MAX_ITERATIONS: Final = 10_000_000
 """The largest iteration budget accepted."""
@@ -128,30 +120,17 @@ PROCESSES: Final = sys.platform not in {"emscripten", "wasi"}
 MAX_SECONDS: Final = 86_400.0
 """The largest time budget accepted, in seconds."""
 
-ITERATIONS_PER_LINE: Final = 5
-"""On an iteration budget, a node considers one line per this many iterations (at least 2, at
-most :data:`MAX_ACTIONS`): with fewer, each line is tried about once and the choice is noise."""
-
-LOOKAHEAD_NODES: Final = 16_000
-"""The root's lookahead budget (positions): the quick hint's search, 4 to 53 times deeper than
-the quick hint looks in each variant (4 times at 4-suit Classic).  Its best line is the answer
-unless the play-outs overrule it (:func:`hint_lead`).  It was chosen on the first 69 tuning
-deals of 4-suit Classic (10,000-10,068: 6 wins against 4 at the quick hint's 4,000); all 200
-(10,000-10,199) later gave 8 against 12, so it is no stronger there, only slower
-(``lab/strength-history.md``, "A deeper lookahead at 4-suit Classic")."""
-
 MAX_LOOKAHEAD_NODES: Final = 10_000_000
 """The largest root lookahead accepted."""
-
-LOOKAHEAD_SHARE: Final = 0.5
-"""Under a time budget, the share of it the root lookahead may use at most (then the play-outs
-have the rest)."""
 
 # --------------------------------------------------------------------------- input checks
 
 
-def _check_budget(iterations: object, time_limit: object) -> tuple[int | None, float | None]:
-    """The budget, checked; ``ValueError``/``TypeError`` with a clear message when bad."""
+def _check_budget(
+    iterations: object, time_limit: object, default: int
+) -> tuple[int | None, float | None]:
+    """The budget, checked (``default`` iterations when neither is given);
+    ``ValueError``/``TypeError`` with a clear message when bad."""
     if iterations is not None:
         if isinstance(iterations, bool) or not isinstance(iterations, int):
             raise TypeError(f"iterations must be an integer or None, not {excerpt(iterations)}")
@@ -168,7 +147,7 @@ def _check_budget(iterations: object, time_limit: object) -> tuple[int | None, f
                 f"not {excerpt(time_limit)}"
             )
     if iterations is None and time_limit is None:
-        return DEFAULT_ITERATIONS, None
+        return default, None
     return iterations, None if time_limit is None else float(time_limit)
 
 
@@ -215,16 +194,19 @@ def think(
     progress_every: int = 10,
     stop: threading.Event | Callable[[], bool] | None = None,
     jobs: int = 1,
-    lookahead: int = LOOKAHEAD_NODES,
+    lookahead: int | None = None,
+    params: ThinkParams | None = None,
 ) -> ThinkReport:
     """Search the player's information for the best line of moves; see the module doc.
 
-    The budget is ``iterations`` (play-outs), ``time_limit`` (seconds), or both (whichever ends
-    first); with neither, :data:`DEFAULT_ITERATIONS`.  ``seed`` (0 or more) seeds the sampling.
-    ``progress`` is called every ``progress_every`` iterations; ``stop`` (an event or a
-    callable) ends the search early, and so does Ctrl+C (``KeyboardInterrupt``), with the best
-    line found so far.  Only what the player sees of ``game`` is read: its visible view and the
-    positions since the last card turned in its history.
+    ``params`` holds every tunable of the search (:class:`~spider.solver.params.ThinkParams`; by
+    default its defaults, with the quick hint's parameters of the game's variant).  The budget is
+    ``iterations`` (play-outs), ``time_limit`` (seconds), or both (whichever ends first); with
+    neither, :attr:`~spider.solver.params.ThinkParams.iterations`.  ``seed`` (0 or more) seeds the
+    sampling. ``progress`` is called every ``progress_every`` iterations; ``stop`` (an event or a
+    callable) ends the search early, and so does Ctrl+C (``KeyboardInterrupt``), with the best line
+    found so far.  Only what the player sees of ``game`` is read: its visible view and the positions
+    since the last card turned in its history.
 
     ``jobs`` > 1 grows that many independent trees at once, each on the whole budget, the first
     in this process (it reports the progress) and the others on as many more processes, each
@@ -234,48 +216,66 @@ def think(
     it still depends only on what the player sees, the budget, ``seed`` and ``jobs``.  Where
     processes cannot be started (Pyodide), ``jobs`` is 1 whatever is asked.
 
-    ``lookahead`` is the root lookahead's budget in positions (:data:`LOOKAHEAD_NODES`); its
-    best line is the answer unless the play-outs overrule it.  Under a time budget it may use at
-    most :data:`LOOKAHEAD_SHARE` of the time, and a stop request ends it too.
+    ``lookahead`` is the root lookahead's budget in positions (by default
+    :attr:`~spider.solver.params.ThinkParams.lookahead_nodes`); its best line is the answer unless
+    the play-outs overrule it.  Under a time budget it may use at most
+    :attr:`~spider.solver.params.ThinkParams.lookahead_share` of the time, and a stop request ends
+    it too.
 
     ``ValueError`` (or ``TypeError``) for a bad budget, seed, jobs or lookahead, or a game
     already won.
     """
-    budget, seconds = _check_budget(iterations, time_limit)
+    if params is None:
+        params = _DEFAULTS
+    budget, seconds = _check_budget(iterations, time_limit, params.iterations)
+    if lookahead is None:
+        lookahead = params.lookahead_nodes
     _check_options(seed, progress_every, jobs, lookahead)
     if game.is_won:
         raise ValueError("the game is won: there is nothing left to think about")
     started = time.monotonic()
     view = VisibleView.from_game(game)
-    ending = endgame_line(view)
+    hint = params.hint_for(HintParams.for_view(view))
+    ending = endgame_line(view, hint.endgame)
     if ending is not None:
         return endgame_report(ending, time.monotonic() - started)
     visited = visited_positions(game)
-    width = MAX_ACTIONS
+    width = params.max_actions
     if budget is not None:
-        width = max(2, min(MAX_ACTIONS, budget // ITERATIONS_PER_LINE))
-    search = TreeSearch(view, World.from_view(view, visited), seed, width)
+        width = max(2, min(params.max_actions, budget // params.iterations_per_line))
+    search = TreeSearch(view, World.from_view(view, visited), seed, width, params, hint)
     deadline = None if seconds is None else started + seconds
-    cutoff = None if seconds is None else started + LOOKAHEAD_SHARE * seconds
+    cutoff = None if seconds is None else started + params.lookahead_share * seconds
     lookahead_stop = _lookahead_stop(stop, cutoff)
     try:
         root_lines = lines_of(
-            view, visited, search.width, lookahead, lookahead_stop, root_weighs_cards(view)
+            view,
+            visited,
+            search.width,
+            lookahead,
+            lookahead_stop,
+            root_weighs_cards(view),
+            params=hint,
         )
         search.root.set_lines(root_lines)
     except KeyboardInterrupt:
-        return report(root_stats(search.root), 0, "interrupted", time.monotonic() - started)
+        stats = root_stats(search.root)
+        return report(stats, 0, "interrupted", time.monotonic() - started, params)
     lines = search.root.lines or []
     if len(lines) <= 1:
         reason: ThinkReason = "only-action" if lines else "nothing-helps"
-        return report(root_stats(search.root), 0, reason, time.monotonic() - started)
+        return report(root_stats(search.root), 0, reason, time.monotonic() - started, params)
     grow = Growth(budget, deadline, stop, progress, progress_every, started)
     if jobs == 1 or not PROCESSES:
         done, reason = grow.run(search)
-        return report(root_stats(search.root), done, reason, time.monotonic() - started)
-    task = TreeTask(view, visited, tuple(lines), width, seed, budget, seconds)
+        return report(root_stats(search.root), done, reason, time.monotonic() - started, params)
+    task = TreeTask(view, visited, tuple(lines), width, seed, budget, seconds, params, hint)
     combined, done, reason = _grow_ensemble(task, jobs, search, grow, stop)
-    return report(combined, done, reason, time.monotonic() - started)
+    return report(combined, done, reason, time.monotonic() - started, params)
+
+
+_DEFAULTS: Final = ThinkParams()
+"""The parameters of a caller that gives none."""
 
 
 def _grow_ensemble(
@@ -306,7 +306,8 @@ def _lookahead_stop(
     stop: threading.Event | Callable[[], bool] | None, cutoff: float | None
 ) -> Callable[[], bool] | None:
     """What ends the root lookahead early: a stop request, or the clock (``time.monotonic``)
-    reaching ``cutoff``, the end of its :data:`LOOKAHEAD_SHARE` of a time budget."""
+    reaching ``cutoff``, the end of its :attr:`~spider.solver.params.ThinkParams.lookahead_share` of
+    a time budget."""
     if cutoff is None and stop is None:
         return None
 

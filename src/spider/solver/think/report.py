@@ -14,10 +14,9 @@ from typing import Any, Final, Literal
 
 from spider.moves import Action, Move, action_text
 from spider.solver.hint.endgame import EndgameLine
+from spider.solver.params import ThinkParams
 
 __all__ = [
-    "HINT_LEAD",
-    "HINT_LEAD_MIN",
     "Line",
     "LineStats",
     "ThinkOption",
@@ -30,10 +29,8 @@ __all__ = [
     "report",
 ]
 
-HINT_LEAD: Final = 0.1
-"""The share of the iterations by which another line must outnumber the hint's best one."""
-HINT_LEAD_MIN: Final = 2
-"""The least such lead, in visits."""
+_DEFAULTS: Final = ThinkParams()
+"""The parameters of a caller that gives none."""
 
 ThinkReason = Literal[
     "iterations",
@@ -104,7 +101,7 @@ class ThinkReport:
 
     ``endgame`` is set when the full solver chose the line instead of a search (reason
     ``'endgame'``: the stock is empty and at most
-    :data:`~spider.solver.hint.endgame.SAMPLED_HIDDEN` cards are face down, see
+    :attr:`~spider.solver.params.EndgameParams.sampled_hidden` cards are face down, see
     :mod:`~spider.solver.hint.endgame`); ``value`` is then the share of the arrangements of the
     face-down cards tried in which a win is still possible after the line (1 when every card is
     in sight and the line wins).
@@ -165,10 +162,11 @@ class LineStats:
     totals: list[float]
 
 
-def best_line(visits: list[int], totals: list[float]) -> int:
+def best_line(visits: list[int], totals: list[float], params: ThinkParams = _DEFAULTS) -> int:
     """The most visited line (the better mean, then the quick hint's order, on a tie), where
-    the quick hint's best line (the first) counts :func:`hint_lead` visits more and wins a tie."""
-    lead = hint_lead(sum(visits))
+    the quick hint's best line (the first) counts :func:`hint_lead` visits more (with the
+    lead of ``params``) and wins a tie."""
+    lead = hint_lead(sum(visits), params)
     best, key = 0, (-1, True, -1.0)
     for index, count in enumerate(visits):
         mean = totals[index] / count if count else 0.0
@@ -178,13 +176,14 @@ def best_line(visits: list[int], totals: list[float]) -> int:
     return best
 
 
-def hint_lead(iterations: int) -> int:
+def hint_lead(iterations: int, params: ThinkParams = _DEFAULTS) -> int:
     """The visits by which another line must outnumber the quick hint's best one to be chosen
-    after ``iterations`` play-outs: :data:`HINT_LEAD` of them, at least :data:`HINT_LEAD_MIN`.
-    On a small budget each line gets a few play-outs, whose values are mostly the luck of the
-    cards drawn, and without the lead that luck overruled the hint's lookahead: at 10 iterations
-    "Think harder" won 0 of 100 4-suit Classic deals where the hint won 5."""
-    return max(HINT_LEAD_MIN, math.ceil(HINT_LEAD * iterations))
+    after ``iterations`` play-outs: :attr:`~spider.solver.params.ThinkParams.hint_lead` of them, at
+    least :attr:`~spider.solver.params.ThinkParams.hint_lead_min` (those of ``params``). On a small
+    budget each line gets a few play-outs, whose values are mostly the luck of the cards drawn, and
+    without the lead that luck overruled the hint's lookahead: at 10 iterations "Think harder" won 0
+    of 100 4-suit Classic deals where the hint won 5."""
+    return max(params.hint_lead_min, math.ceil(params.hint_lead * iterations))
 
 
 def endgame_report(ending: EndgameLine, elapsed: float) -> ThinkReport:
@@ -195,9 +194,15 @@ def endgame_report(ending: EndgameLine, elapsed: float) -> ThinkReport:
     return ThinkReport(line[0], line, 0, 1.0, value, 0, "endgame", elapsed, (option,), ending)
 
 
-def report(stats: LineStats, iterations: int, reason: ThinkReason, elapsed: float) -> ThinkReport:
+def report(
+    stats: LineStats,
+    iterations: int,
+    reason: ThinkReason,
+    elapsed: float,
+    params: ThinkParams = _DEFAULTS,
+) -> ThinkReport:
     """The report of a search: its root's lines with their visits and mean values, the chosen
-    one (:func:`best_line`) and its share of the ``iterations``."""
+    one (:func:`best_line`, with the lead of ``params``) and its share of the ``iterations``."""
     lines = stats.lines
     options = tuple(
         ThinkOption(line, count, total / count if count else 0.0)
@@ -205,7 +210,7 @@ def report(stats: LineStats, iterations: int, reason: ThinkReason, elapsed: floa
     )
     if not lines:
         return ThinkReport(None, (), 0, 0.0, 0.0, iterations, reason, elapsed, options)
-    best = best_line(stats.visits, stats.totals)
+    best = best_line(stats.visits, stats.totals, params)
     chosen = options[best]
     share = chosen.visits / iterations if iterations else (1.0 if len(lines) == 1 else 0.0)
     return ThinkReport(

@@ -1,13 +1,15 @@
 """The tree of "Think harder": UCT over the player's information, grown one play-out at a time.
 
 A :class:`Node` is an information state: the lines to choose from (the quick hint's best ones,
-:func:`lines_of`), their visits and values, and per line up to :data:`OUTCOMES_PER_ACTION` sampled
-outcomes (the cards the line turned or dealt, drawn from the unseen cards by
-:class:`~.think_world.World`).  A :class:`TreeSearch` iterates: select down the tree by UCB1,
-sample, play out from the new node with the quick hint's policy (:data:`ROLLOUT_NODES`) to the
-next deal or ask the full solver near the end (:data:`ENDGAME_HIDDEN`), and back the value up.
-:class:`Growth` runs the iterations under a budget, a clock and stop requests;
-:func:`grow_tree` is one tree of an ensemble (:mod:`.think_pool`).
+:func:`lines_of`), their visits and values, and per line up to
+:attr:`~spider.solver.params.ThinkParams.outcomes_per_action` sampled outcomes (the cards the line
+turned or dealt, drawn from the unseen cards by :class:`~spider.solver.worlds.World`).  A
+:class:`TreeSearch` iterates: select down the tree by UCB1, sample, play out from the new node with
+the quick hint's policy (:attr:`~spider.solver.params.ThinkParams.rollout_nodes`) to the next deal
+or ask the full solver near the end (:attr:`~spider.solver.params.ThinkParams.endgame_hidden`), and
+back the value up; its numbers are those of a :class:`~spider.solver.params.ThinkParams`.
+:class:`Growth` runs the iterations under a budget, a clock and stop requests; :func:`grow_tree` is
+one tree of an ensemble (:mod:`.think_pool`).
 """
 
 from __future__ import annotations
@@ -27,19 +29,12 @@ from spider.solver.full.search import solve
 from spider.solver.hint.evaluation import Evaluation
 from spider.solver.hint.lookahead import Visited
 from spider.solver.hint.quick import hint_report
+from spider.solver.params import HintParams, ThinkParams
 from spider.solver.think.report import Line, LineStats, ThinkProgress, ThinkReason, best_line
 from spider.solver.view import VisibleView
 from spider.solver.worlds import DEAL_LINE, Draws, World, truncate_line
 
 __all__ = [
-    "ENDGAME_HIDDEN",
-    "ENDGAME_NODES",
-    "EXPLORATION",
-    "MAX_ACTIONS",
-    "OUTCOMES_PER_ACTION",
-    "ROLLOUT_NODES",
-    "ROLLOUT_STEPS",
-    "VALUE_SCALE",
     "Growth",
     "Node",
     "TreeSearch",
@@ -49,29 +44,8 @@ __all__ = [
     "root_stats",
 ]
 
-MAX_ACTIONS: Final = 8
-"""How many of the quick hint's lines a node considers at most (its best ones)."""
-
-OUTCOMES_PER_ACTION: Final = 3
-"""Sampled outcomes (cards turned or dealt) kept per action of a node."""
-
-EXPLORATION: Final = 0.4
-"""The UCT exploration constant (values are 0..1)."""
-
-ROLLOUT_NODES: Final = 100
-"""The quick hint's lookahead budget in play-outs (the hint itself uses 300-1000)."""
-
-ROLLOUT_STEPS: Final = 40
-"""The most lines a play-out plays before it is scored."""
-
-VALUE_SCALE: Final = 1500.0
-"""Evaluation points (over the root's) that move a play-out's value from 0.5 to about 0.73."""
-
-ENDGAME_HIDDEN: Final = 6
-"""With the stock empty and at most this many cards face down, play-outs ask the full solver."""
-
-ENDGAME_NODES: Final = 3_000
-"""The full solver's position budget per endgame sample (a node budget keeps it repeatable)."""
+_DEFAULTS: Final = ThinkParams()
+"""The parameters of a caller that gives none."""
 
 
 class Node:
@@ -94,8 +68,9 @@ class Node:
         self.totals = [0.0] * len(lines)
         self.outcomes = [{} for _ in lines]
 
-    def select(self) -> int:
-        """The line to try next: an untried one in order, else the best by UCB1."""
+    def select(self, exploration: float) -> int:
+        """The line to try next: an untried one in order, else the best by UCB1 (with the
+        ``exploration`` constant)."""
         visits, totals = self.visits, self.totals
         for index, count in enumerate(visits):
             if count == 0:
@@ -103,20 +78,31 @@ class Node:
         log_total = math.log(sum(visits))
         best, best_score = 0, -math.inf
         for index, count in enumerate(visits):
-            score = totals[index] / count + EXPLORATION * math.sqrt(log_total / count)
+            score = totals[index] / count + exploration * math.sqrt(log_total / count)
             if score > best_score:
                 best, best_score = index, score
         return best
 
 
 class TreeSearch:
-    """One search: the root world, the tree, the random generator and the evaluation."""
+    """One search: the root world, the tree, the random generator and the evaluation, with the
+    numbers of ``params`` and the quick hint's ``hint`` (:meth:`ThinkParams.hint_for`)."""
 
-    def __init__(self, view: VisibleView, world: World, seed: int, width: int) -> None:
+    def __init__(
+        self,
+        view: VisibleView,
+        world: World,
+        seed: int,
+        width: int,
+        params: ThinkParams,
+        hint: HintParams,
+    ) -> None:
         self.root_world = world
         self.width = width
+        self.params = params
+        self.hint = hint
         self.rng = random.Random(seed)
-        self.evaluation = Evaluation(view)
+        self.evaluation = Evaluation(view, hint)
         self.down0 = sum(view.down)
         self.removed0 = view.removed
         self.score0 = self._score(world)
@@ -133,7 +119,7 @@ class TreeSearch:
 
     def heuristic(self, world: World) -> float:
         """The evaluation squashed to 0..1 (0.5: as good as the root)."""
-        delta = (self._score(world) - self.score0) / VALUE_SCALE
+        delta = (self._score(world) - self.score0) / self.params.value_scale
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, delta))))
 
     def endgame(self, world: World) -> float:
@@ -141,7 +127,7 @@ class TreeSearch:
         result = solve(
             world.sample_game(self.rng),
             time_limit=None,
-            node_limit=ENDGAME_NODES,
+            node_limit=self.params.endgame_nodes,
             memory_limit_mb=64,
         )
         if result.status == "winnable":
@@ -152,14 +138,16 @@ class TreeSearch:
 
     def rollout(self, world: World) -> float:
         """Play the quick hint's best lines until it offers none; the value reached."""
-        for _ in range(ROLLOUT_STEPS):
+        params, hint = self.params, self.hint
+        nodes, hidden = params.rollout_nodes, params.endgame_hidden
+        for _ in range(params.rollout_steps):
             if world.is_won:
                 return 1.0
-            if not world.stock and world.hidden <= ENDGAME_HIDDEN:
+            if not world.stock and world.hidden <= hidden:
                 return self.endgame(world)
             view = world.view()
             report = hint_report(
-                view, ROLLOUT_NODES, world.visited, endgame=False, weigh_cards=False
+                view, nodes, world.visited, params=hint, endgame=False, weigh_cards=False
             )
             if not report.options:
                 return self.heuristic(world) if view.deal_ever_possible else 0.0
@@ -173,7 +161,7 @@ class TreeSearch:
         if world.is_won:
             node.terminal = 1.0
             return
-        node.set_lines(lines_of(world.view(), world.visited, self.width))
+        node.set_lines(lines_of(world.view(), world.visited, self.width, params=self.hint))
         if not node.lines:
             node.terminal = 0.0 if not world.view().deal_ever_possible else self.heuristic(world)
 
@@ -182,6 +170,7 @@ class TreeSearch:
         world = self.root_world.copy()
         node = self.root
         path: list[tuple[Node, int]] = []
+        exploration, outcomes_kept = self.params.exploration, self.params.outcomes_per_action
         while True:
             if node.lines is None:
                 self.expand(node, world)
@@ -189,10 +178,10 @@ class TreeSearch:
                 value = node.terminal
                 break
             assert node.lines is not None
-            index = node.select()
+            index = node.select(exploration)
             outcomes = node.outcomes[index]
             forced: Draws = ()
-            if len(outcomes) >= OUTCOMES_PER_ACTION:
+            if len(outcomes) >= outcomes_kept:
                 keys = list(outcomes)
                 weights = [outcomes[key].arrivals for key in keys]
                 forced = self.rng.choices(keys, weights=weights)[0]
@@ -213,17 +202,24 @@ class TreeSearch:
 def lines_of(
     view: VisibleView,
     visited: Visited,
-    width: int = MAX_ACTIONS,
+    width: int | None = None,
     nodes: int | None = None,
     stop: Callable[[], bool] | None = None,
     weigh_cards: bool = False,
+    *,
+    params: HintParams | None = None,
 ) -> list[Line]:
-    """The lines a node chooses from: the quick hint's best ``width`` (its lookahead over
-    ``nodes`` positions, by default the quick hint's own budget; ``stop`` may end it early;
-    with ``weigh_cards`` its best lines ordered by the cards they could turn, as the quick hint
-    orders them), each cut after its first move that turns a card or removes a run; when it
-    offers none, the deal if one is possible now; else none."""
-    report = hint_report(view, nodes, visited, endgame=False, weigh_cards=weigh_cards, stop=stop)
+    """The lines a node chooses from: the quick hint's best ``width`` (by default
+    :attr:`~spider.solver.params.ThinkParams.max_actions`; its lookahead over ``nodes`` positions,
+    by default the quick hint's own budget, with ``params``, by default the variant's; ``stop`` may
+    end it early; with ``weigh_cards`` its best lines ordered by the cards they could turn, as the
+    quick hint orders them), each cut after its first move that turns a card or removes a run; when
+    it offers none, the deal if one is possible now; else none."""
+    if width is None:
+        width = _DEFAULTS.max_actions
+    report = hint_report(
+        view, nodes, visited, params=params, endgame=False, weigh_cards=weigh_cards, stop=stop
+    )
     lines: list[Line] = [truncate_line(view, option.line) for option in report.options[:width]]
     if not lines and view.can_deal:
         lines.append(DEAL_LINE)
@@ -269,13 +265,14 @@ class Growth:
                 search.iterate()
                 done += 1
                 if self.progress is not None and done % self.every == 0:
-                    self._report(search.root, done)
+                    self._report(search, done)
         except KeyboardInterrupt:
             return done, "interrupted"
 
-    def _report(self, root: Node, done: int) -> None:
+    def _report(self, search: TreeSearch, done: int) -> None:
+        root = search.root
         assert self.progress is not None and root.lines is not None
-        best = best_line(root.visits, root.totals)
+        best = best_line(root.visits, root.totals, search.params)
         line = root.lines[best]
         self.progress(
             ThinkProgress(
@@ -290,7 +287,8 @@ class Growth:
 
 @dataclass(frozen=True, slots=True)
 class TreeTask:
-    """What a worker needs to grow a tree: only what the player sees, and the budget."""
+    """What a worker needs to grow a tree: only what the player sees, the budget and the
+    parameters (``hint`` is the quick hint's, resolved for the variant)."""
 
     view: VisibleView
     visited: Visited
@@ -299,6 +297,8 @@ class TreeTask:
     seed: int
     budget: int | None
     seconds: float | None
+    params: ThinkParams
+    hint: HintParams
 
 
 def grow_tree(
@@ -306,7 +306,8 @@ def grow_tree(
 ) -> tuple[list[int], list[float], int]:
     """Grow one tree of an ensemble (in a worker process) with ``seed``: its root visits, value
     totals and iterations.  Only the player's view and the root lines cross to the worker."""
-    search = TreeSearch(task.view, World.from_view(task.view, task.visited), seed, task.width)
+    world = World.from_view(task.view, task.visited)
+    search = TreeSearch(task.view, world, seed, task.width, task.params, task.hint)
     search.root.set_lines(list(task.lines))
     started = time.monotonic()
     deadline = None if task.seconds is None else started + task.seconds
