@@ -32,6 +32,7 @@ run resumes; a long run can span sessions).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import shlex
 import statistics
@@ -49,6 +50,7 @@ from variants import Variant, add_variants_option, selected_variants
 from spider import Game
 from spider.solver.full.analyze import wilson_interval
 from spider.solver.hint.quick import HintReport, hint_action, hint_report
+from spider.solver.params import hint_params
 from spider.solver.think.harder import think
 
 MAX_ACTIONS = 1500
@@ -127,7 +129,10 @@ def play(task: Task) -> dict[str, Any]:
 
         actions = play_deal(game, player, iterations, rollout, seed, bot_actions)
     elif player == "hint":
-        actions = play_out(game, ask=lambda current: hint_report(current, hint_nodes or None))
+        params = hint_params(game)
+        if hint_nodes:
+            params = dataclasses.replace(params, nodes=hint_nodes)
+        actions = play_out(game, ask=lambda current: hint_report(current, params=params))
     else:
         first_only = player == "think-first"
         actions = think_out(game, iterations, seed, first_only=first_only, trees=trees)

@@ -8,7 +8,7 @@ keeps its history as a player's does (so the hint reads the positions passed sin
 card turned, and pays for it); every position where it is asked between actions ``--from`` and
 ``--to`` is timed.  By default four variants: 1-suit and 4-suit Spider (both rules at 4 suits)
 and 4-suit Spiderette.  With ``--budgets`` each variant is measured once per lookahead budget
-(positions; ``default`` is the variant's own, :func:`spider.solver.hint.default_node_budget`),
+(positions; ``default`` is the variant's own, ``spider.solver.hint_params(game).nodes``),
 side by side in one run; the play-out follows the hint at that budget, so the positions differ.
 
 With ``--against REVISION`` the engine of that git revision (``engine_at.py``) plays the same

@@ -1,80 +1,78 @@
 """Probe the quick hint's weights on tuning deals (not a timed test; not a public API).
 
-    .venv/bin/python benchmarks/hint_weights.py --set _EMPTY_FOUR_SUITS=250 --set _TURN=250 \\
+    .venv/bin/python benchmarks/hint_weights.py --set empty=250 --set turn=250 \\
         --suits 4 --first 10000 --deals 200 --jobs 2
 
 Plays deals ``--first`` .. ``--first + --deals - 1`` of Spider (``--suits``, ``--rule``) by the
 quick hint, as ``benchmarks/fairplay.py``'s ``hint`` player does (no undo, no peeking), with the
-constants named by ``--set`` changed in every process (each in the module that defines it:
-:mod:`spider.solver.hint.evaluation`, :mod:`spider.solver.hint.lookahead` or
-:mod:`spider.solver.hint.quick`), and prints one line: wins, mean runs removed, mean cards left
-face down, seconds per game. With no ``--set`` it measures the weights as they are, the baseline to
-compare with. Deals below 10,000 are refused: they are the deals the benchmarks report
-(``benchmarks/fairplay.py``), never tuned on.
+fields of its parameters named by ``--set`` changed from the variant's defaults
+(:class:`spider.solver.params.HintParams`, passed to every ``hint_report``), and prints one
+line: wins, mean runs removed, mean cards left face down, seconds per game. With no ``--set`` it
+measures the defaults, the baseline to compare with. Deals below 10,000 are refused: they are the
+deals the benchmarks report (``benchmarks/fairplay.py``), never tuned on.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import dataclasses
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from fairplay import play_out
 
 from spider import Game
+from spider.solver.hint.quick import hint_report
+from spider.solver.params import HintParams
 
 TUNING_FROM = 10_000
-HINT_MODULES = (
-    "spider.solver.hint.evaluation",
-    "spider.solver.hint.lookahead",
-    "spider.solver.hint.quick",
-)
-"""Where the quick hint's constants live: its weights, its lookahead's and its own budgets."""
 
 Weights = dict[str, float]
+"""Fields of :class:`HintParams` and the values they take instead of the variant's."""
+
+_NUMERIC = {
+    field.name: field.type
+    for field in dataclasses.fields(HintParams)
+    if field.type in {"int", "float"}
+}
+"""The numeric fields of :class:`HintParams`, by name, with their type (as written)."""
 
 
-def hint_constant_module(name: str) -> ModuleType | None:
-    """The module of :data:`HINT_MODULES` that defines the constant ``name``, or None.
-
-    The module itself, not a name imported from it: ``spider.solver`` exports a function named
-    ``hint``, and a constant set on a module that only imported it would change nothing."""
-    for module_name in HINT_MODULES:
-        module = importlib.import_module(module_name)
-        if name in vars(module):
-            return module
-    return None
+def hint_constant(name: str, suits: int = 4, rule: str = "classic") -> float | None:
+    """The default value of the numeric field ``name`` of the quick hint's parameters in Spider
+    with ``suits`` suits under ``rule`` (None when there is no such field)."""
+    if name not in _NUMERIC:
+        return None
+    value = getattr(HintParams.for_variant("spider", suits, rule), name)
+    assert isinstance(value, int | float)
+    return value
 
 
-def hint_constant(name: str) -> object:
-    """The value of the hint constant ``name`` (None when there is none of that name)."""
-    module = hint_constant_module(name)
-    return None if module is None else getattr(module, name)
-
-
-def set_hint_constants(weights: Weights) -> None:
-    """Set each named constant in the module that defines it (budgets stay whole numbers)."""
-    for name, value in weights.items():
-        module = hint_constant_module(name)
-        if module is None:
-            raise KeyError(f"{name} is not a constant of the quick hint")
-        setattr(module, name, int(value) if name.endswith("_NODES") else value)
+def hint_params_with(weights: Weights, suits: int, rule: str, game: str = "spider") -> HintParams:
+    """The variant's defaults (``game`` with ``suits`` suits under ``rule``) with ``weights``
+    changed (budgets and counts stay whole numbers)."""
+    changes = {
+        name: int(value) if _NUMERIC.get(name) == "int" else value
+        for name, value in weights.items()
+    }
+    unknown = sorted(set(changes) - set(_NUMERIC))
+    if unknown:
+        raise KeyError(f"not numeric parameters of the quick hint: {', '.join(unknown)}")
+    return dataclasses.replace(HintParams.for_variant(game, suits, rule), **changes)
 
 
 def _parse_weight(text: str) -> tuple[str, float]:
     name, sep, value = text.partition("=")
-    if not sep or not name.lstrip("_").isupper() or hint_constant_module(name) is None:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE, NAME a hint constant")
-    current = hint_constant(name)
-    if isinstance(current, bool) or not isinstance(current, int | float):
-        raise argparse.ArgumentTypeError(f"{name} is not a numeric weight")
+    if not sep or name not in _NUMERIC:
+        fields = ", ".join(sorted(_NUMERIC))
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected NAME=VALUE, NAME a numeric field of HintParams ({fields})"
+        )
     try:
         return name, float(value)
     except ValueError:
@@ -82,12 +80,12 @@ def _parse_weight(text: str) -> tuple[str, float]:
 
 
 def play(task: tuple[Weights, int, str, int]) -> tuple[bool, int, int, float]:
-    """One deal by the hint with ``weights`` set: (won, runs, face-down left, seconds)."""
+    """One deal by the hint with ``weights`` changed: (won, runs, face-down left, seconds)."""
     weights, suits, rule, number = task
-    set_hint_constants(weights)
+    params = hint_params_with(weights, suits, rule)
     game = Game.new("spider", suits=suits, rule=rule, number=number, undo_limit=None)
     started = time.perf_counter()
-    play_out(game)
+    play_out(game, ask=lambda current: hint_report(current, params=params))
     return game.is_won, len(game.completed), sum(game.face_down), time.perf_counter() - started
 
 
@@ -105,6 +103,7 @@ def main() -> None:
     if not 1 <= args.deals <= 100_000 or not 1 <= args.jobs <= 64:
         parser.error("--deals from 1 to 100,000 and --jobs from 1 to 64")
     weights: Weights = dict(args.weights)
+    hint_params_with(weights, args.suits, args.rule)  # a bad field fails here, not in a worker
     numbers = range(args.first, args.first + args.deals)
     tasks = [(weights, args.suits, args.rule, number) for number in numbers]
     with ProcessPoolExecutor(args.jobs) as pool:

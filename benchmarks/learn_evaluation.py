@@ -8,7 +8,8 @@ Plays deals ``--first`` .. ``--first + --deals - 1`` by the quick hint, as
 facts the evaluation counts at each position the hint was asked about, with the game's outcome.
 Then it fits a logistic regression of the outcome (won or not) on those facts, over every
 ``--every``-th position, and prints the weights scaled so that a turned card is worth 150 (the
-hint's ``_TURN``), under the names of the hint's constants for 2-suit Spider.
+hint's ``turn``), under the names of the fields of the hint's parameters
+(:class:`spider.solver.params.HintParams`) for 2-suit Spider.
 
 The facts: runs removed, cards face down, empty columns, one-suit links, any-suit links, breaks,
 face-up cards over face-down ones, breaks over face-down cards, and deals left (a covariate: it
@@ -17,15 +18,16 @@ breaks and face-up cards add up to the cards on the table less its non-empty col
 direction of the weights is not identified; a small ridge (``--ridge``) picks the shortest
 weights, and any other choice orders the positions of a lookahead the same way.
 
-``--set NAME=VALUE`` plays with a hint constant changed, as ``benchmarks/hint_weights.py`` does.
+``--set NAME=VALUE`` plays with a field of the hint's parameters changed, as
+``benchmarks/hint_weights.py`` does.
 The weights in the hint were learned from games played with the 2-suit weights equal to the
 other variants' (the hint before them, which did not yet weigh turned cards:
 ``--lookahead-only``)::
 
     .venv/bin/python benchmarks/learn_evaluation.py --suits 2 --first 20000 --deals 400 \\
-        --jobs 2 --lookahead-only --out /tmp/games-2-suits.jsonl --set _RUN_TWO_SUITS=1000 \\
-        --set _EMPTY_TWO_SUITS=120 --set _SUITED_TWO_SUITS=20 --set _LINKED_TWO_SUITS=3 \\
-        --set _BREAK_TWO_SUITS=5 --set _COVER_TWO_SUITS=2 --set _COVERED_BREAK_TWO_SUITS=5
+        --jobs 2 --lookahead-only --out /tmp/games-2-suits.jsonl --set run=1000 \\
+        --set empty=120 --set suited=20 --set linked=3 --set breaks=5 --set cover=2 \\
+        --set covered_breaks=5
 
 ``--out`` keeps one line per game and resumes: run the same command again to add the deals still
 missing.  Deals below 10,000 are refused: they are the deals the benchmarks report.
@@ -45,7 +47,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from fairplay import play_out
-from hint_weights import Weights, _parse_weight, set_hint_constants
+from hint_weights import Weights, _parse_weight, hint_params_with
 
 from spider import Game
 from spider.solver.hint.quick import HintReport, hint_report, link_counts
@@ -64,15 +66,15 @@ FACTS = (
     "deals_left",
 )
 CONSTANTS = {
-    "runs": "_RUN_TWO_SUITS",
-    "empty": "_EMPTY_TWO_SUITS",
-    "suited": "_SUITED_TWO_SUITS",
-    "linked": "_LINKED_TWO_SUITS",
-    "breaks": "_BREAK_TWO_SUITS (negated)",
-    "cover": "_COVER_TWO_SUITS (negated)",
-    "covered_breaks": "_COVERED_BREAK_TWO_SUITS (negated)",
+    "runs": "run",
+    "empty": "empty",
+    "suited": "suited",
+    "linked": "linked",
+    "breaks": "breaks (negated)",
+    "cover": "cover (negated)",
+    "covered_breaks": "covered_breaks (negated)",
 }
-"""Where each learned weight goes in ``spider.solver.hint.evaluation`` (the hint subtracts the last
+"""Which field of ``HintParams`` each learned weight goes to (the hint subtracts the last
 three)."""
 
 
@@ -94,17 +96,17 @@ def facts(view: VisibleView) -> list[int]:
 
 
 def play(task: tuple[Weights, bool, str, int, str, int]) -> dict[str, Any]:
-    """Play one deal by the quick hint (with ``weights`` set, and its lines weighed over the
+    """Play one deal by the quick hint (with ``weights`` changed, and its lines weighed over the
     cards they turn unless ``lookahead_only``); its outcome and the facts of every position it
     was asked about."""
     weights, lookahead_only, game_name, suits, rule, number = task
-    set_hint_constants(weights)
+    params = hint_params_with(weights, suits, rule, game_name)
     game = Game.new(game_name, suits=suits, rule=rule, number=number, undo_limit=None)
     rows: list[list[int]] = []
 
     def recorded_hint(current: Game) -> HintReport:
         rows.append(facts(VisibleView.from_game(current)))
-        return hint_report(current, weigh_cards=False if lookahead_only else None)
+        return hint_report(current, params=params, weigh_cards=False if lookahead_only else None)
 
     play_out(game, ask=recorded_hint)
     return {"deal": number, "won": game.is_won, "runs": len(game.completed), "rows": rows}
@@ -164,7 +166,7 @@ def main() -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="play with this hint constant changed (to learn from another policy's games)",
+        help="play with this field of HintParams changed (to learn from another policy's games)",
     )
     parser.add_argument(
         "--lookahead-only",
@@ -206,10 +208,10 @@ def main() -> None:
     scale = 150 / -weights["down"]
     won = sum(record["won"] for record in games)
     print(f"{len(games)} games ({won} won), {len(rows)} positions fitted")
-    print("| fact | logistic weight | scaled (a turned card = 150) | hint constant |")
+    print("| fact | logistic weight | scaled (a turned card = 150) | HintParams field |")
     print("|---|---|---|---|")
     for name, weight in weights.items():
-        constant = CONSTANTS.get(name, "_TURN" if name == "down" else "(covariate)")
+        constant = CONSTANTS.get(name, "turn" if name == "down" else "(covariate)")
         print(f"| {name} | {weight:+.5f} | {weight * scale:+.1f} | {constant} |")
 
 

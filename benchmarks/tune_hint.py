@@ -3,15 +3,16 @@
     .venv/bin/python benchmarks/tune_hint.py --suits 4 --first 10000 --deals 60 \\
         --generations 10 --jobs 2 --out benchmarks/results/tune-hint-4-classic.jsonl
 
-Each candidate is a set of weights (the quick hint's constants named by ``--weights``, most of
-them in :mod:`spider.solver.hint.evaluation`), searched as the logarithm of its ratio to the weight
-as it is, so CMA-ES's steps are factors and the weights stay positive.  A candidate plays deals
-``--first`` .. ``--first + --deals - 1`` by the quick hint, as ``benchmarks/fairplay.py``'s
-``hint`` player does (no undo, no peeking), and scores the mean, over those deals, of the cards
-turned plus ``RUN_POINTS`` per run removed plus ``WIN_POINTS`` per win: wins alone are too rare
-at 4-suit Classic (a few in a hundred) to tell candidates apart.  Every candidate plays the same
-deals; that removes less of the luck than one would hope, since a small change of weight changes
-one early choice and the game goes elsewhere (``lab/strength-history.md`` has the figures).
+Each candidate is a set of weights (the fields of the quick hint's parameters named by
+``--weights``, :class:`spider.solver.params.HintParams`), searched as the logarithm of its
+ratio to the variant's default, so CMA-ES's steps are factors and the weights stay positive.  A
+candidate plays deals ``--first`` .. ``--first + --deals - 1`` by the quick hint, as
+``benchmarks/fairplay.py``'s ``hint`` player does (no undo, no peeking), and scores the mean, over
+those deals, of the cards turned plus ``RUN_POINTS`` per run removed plus ``WIN_POINTS`` per win:
+wins alone are too rare at 4-suit Classic (a few in a hundred) to tell candidates apart.  Every
+candidate plays the same deals; that removes less of the luck than one would hope, since a small
+change of weight changes one early choice and the game goes elsewhere (``lab/strength-history.md``
+has the figures).
 
 Every candidate's result goes to ``--out`` as it ends.  The optimiser's candidates depend only on
 its seed and the results told to it, so running the same command again replays the recorded
@@ -39,10 +40,7 @@ from hint_weights import TUNING_FROM, Weights, hint_constant, play
 warnings.filterwarnings("ignore", message="Could not import matplotlib")
 import cma  # noqa: E402  (after the filter: it warns on import when matplotlib is missing)
 
-DEFAULT_WEIGHTS = (
-    "_EMPTY_FOUR_SUITS,_SUITED_FOUR_SUITS,_LINKED_FOUR_SUITS,_BREAK_FOUR_SUITS,"
-    "_COVER_FOUR_SUITS,_REVEAL_FREE,_REVEAL_SUITED,_REVEAL_LOOSE"
-)
+DEFAULT_WEIGHTS = "empty,suited,linked,breaks,cover,reveal_free,reveal_suited,reveal_loose"
 RUN_POINTS = 5.0
 WIN_POINTS = 20.0
 FACE_DOWN_AT_START = 44
@@ -128,7 +126,9 @@ def main() -> None:
         epilog=__doc__.split("\n\n", 2)[2],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--weights", default=DEFAULT_WEIGHTS, help="comma list of constants")
+    parser.add_argument(
+        "--weights", default=DEFAULT_WEIGHTS, help="comma list of fields of HintParams"
+    )
     parser.add_argument("--suits", type=int, choices=(1, 2, 4), default=4)
     parser.add_argument("--rule", choices=("classic", "flexible"), default="classic")
     parser.add_argument("--first", type=int, default=TUNING_FROM)
@@ -152,10 +152,11 @@ def main() -> None:
     if not 1 <= args.generations <= 1000 or not 4 <= args.population <= 100:
         parser.error("--generations from 1 to 1,000 and --population from 4 to 100")
     names = [name.strip() for name in args.weights.split(",") if name.strip()]
-    unknown = [name for name in names if not isinstance(hint_constant(name), int | float)]
+    defaults = [hint_constant(name, args.suits, args.rule) for name in names]
+    unknown = [name for name, value in zip(names, defaults, strict=True) if value is None]
     if unknown or not names:
-        parser.error(f"not numeric constants of the hint: {', '.join(unknown) or '(none)'}")
-    base = [float(hint_constant(name)) for name in names]
+        parser.error(f"not numeric parameters of the hint: {', '.join(unknown) or '(none)'}")
+    base = [float(value) for value in defaults if value is not None]
     done = read_done(args.out)
     options = {
         "popsize": args.population,
