@@ -153,36 +153,20 @@ class HintParams:
         """The tuned defaults of a variant: ``game`` ``'spider'`` or ``'spiderette'``, ``suits``
         1, 2 or 4, ``rule`` ``'classic'`` or ``'flexible'`` (``ValueError`` for another).
 
-        Lookahead budgets (:attr:`nodes`), all measured on tuning deals
-        (``lab/strength-history.md``):
-
-        * 1-suit Spider: 4,000.  On deals 10,000-10,399 it won 372 games against 364 at 300
-          (23 deals won only with it, 15 only without) and removed 7.64 runs a game against
-          7.48, with a 95th-percentile hint of 59 ms.
-        * 1-suit Spiderette: 300.  Its games branch far more, and 4,000 positions won no more
-          of them (139 of deals 10,000-10,199 against 141).
-        * 2-suit Spider under the classic rule, where the hint weighs its best lines over the
-          card each turns (:func:`~spider.solver.hint.quick.weighs_next_card`): 4,000.  On deals
-          10,200-10,499 it won 206 games against 187 at 1,000 (39 deals won only with it, 20 only
-          without), and on reported deals 0-499 323 against 294 (64.6% against 58.8%).
-        * 4-suit games under the classic rule (Spider and Spiderette): 4,000.  There a line that
-          turns a card often needs several moves to take off-suit builds apart, and most
-          positions have few moves, so a deeper look costs little: on deals 10,000-10,199 of
-          4-suit Classic Spider it won 12 games against 9 at 1,000, with 0.64 runs removed a
-          game against 0.49, and its 95th-percentile hint stayed under 100 ms.
-        * 4-suit games under the flexible rule: 3,000.  On deals 10,000-10,199 it won 98 games
-          against 90 at 1,000 (4.06 runs a game against 3.73), with a 95th-percentile hint of
-          66 ms.
-        * Otherwise (2-suit Spider under the flexible rule, 2-suit Spiderette): 1,000.
+        Lookahead budgets (:attr:`nodes`): 4,000 positions in 1-suit Spider, in 2-suit Spider
+        under the classic rule (where the hint weighs its best lines over the card each turns,
+        :func:`~spider.solver.hint.quick.weighs_next_card`) and in 4-suit games under the
+        classic rule, where a line that turns a card often needs several moves to take off-suit
+        builds apart; 3,000 in 4-suit games under the flexible rule; 300 in 1-suit Spiderette,
+        whose games branch far more and win no more with a deeper look; 1,000 otherwise (2-suit
+        Spider under the flexible rule, 2-suit Spiderette).
 
         Weights: in 4-suit classic games an empty column is worth 400 (it is what untangles
         off-suit builds), and the column weights there are tuned apart (equal to the others'
-        for now; ``lab/strength-history.md``, "Eight weights at once").  In 2-suit Spider the
-        weights were learned from games (a logistic regression of the outcome on these facts,
-        over the positions of 400 games the hint played on deals 20,000-20,399,
-        ``benchmarks/learn_evaluation.py``; ``lab/strength-history.md``, "A learned evaluation
-        at 2 suits"), scaled so that a turned card is :attr:`turn`; not in 2-suit Spiderette,
-        where the same weights lost games (54 wins of deals 10,000-10,199 against 72).
+        for now).  In 2-suit Spider the weights were learned from games (a logistic regression
+        of the outcome on these facts, ``benchmarks/learn_evaluation.py``), scaled so that a
+        turned card is :attr:`turn`; not in 2-suit Spiderette, where the same weights win fewer
+        games.
         """
         if game not in {"spider", "spiderette"} or suits not in {1, 2, 4}:
             raise ValueError(f"no such variant: {game} with {suits} suits")
@@ -250,10 +234,7 @@ class ThinkParams:
     lookahead_nodes: int = 16_000
     """The root's lookahead budget (positions): the quick hint's search, 4 to 53 times deeper
     than the quick hint looks in each variant (4 times at 4-suit Classic).  Its best line is the
-    answer unless the play-outs overrule it (:attr:`hint_lead`).  It was chosen on the first 69
-    tuning deals of 4-suit Classic (10,000-10,068: 6 wins against 4 at the quick hint's 4,000);
-    all 200 (10,000-10,199) later gave 8 against 12, so it is no stronger there, only slower
-    (``lab/strength-history.md``, "A deeper lookahead at 4-suit Classic")."""
+    answer unless the play-outs overrule it (:attr:`hint_lead`)."""
 
     lookahead_share: float = 0.5
     """Under a time budget, the share of it (0..1) the root lookahead may use at most (then the
