@@ -1,16 +1,16 @@
 """The next card weighed: a lookahead that sees past the card a line turns, over every card it
 could be.
 
-The hint's lookahead (:mod:`.hint`) ends each line at the first card it turns: the card is
-unknown, nothing can go on it, and a turned card is worth the same whatever it will be.  Yet two
-lines that each turn a card differ in what the card can then do: a card turned next to the
+The hint's lookahead (:mod:`~spider.solver.hint.quick`) ends each line at the first card it turns:
+the card is unknown, nothing can go on it, and a turned card is worth the same whatever it will be.
+Yet two lines that each turn a card differ in what the card can then do: a card turned next to the
 card one rank higher of its suit builds at once, one turned in a column of Kings does nothing.
 What the player knows of that card is exact: it is any of the unseen cards (the variant's deck
 minus every card seen), each as likely as its copies are many.
 
 :func:`expected_values` weighs each of a few candidate lines by that knowledge, an
 *expectimax* of one chance step: for every distinct unseen card, the line is played with the
-card it turns set to that card (:class:`~.think_world.World`, which plays the rules kernel),
+card it turns set to that card (:class:`~spider.solver.worlds.World`, which plays the rules kernel),
 and the position reached is valued as the hint values positions plus the best gain a short
 lookahead finds from it; the line's value is the mean over the cards, weighted by their copies.
 A line that turns no card (one that removes a run, say) is valued the same way, once.  No card
@@ -57,8 +57,8 @@ def expected_values(
     """The expected value of each line's end over every card it could turn (see the module).
 
     Each line must be legal in ``view``, a line of card moves cut at its first card turned
-    (:func:`~.view.truncate_line`).  Where that move turns two (a group taken off face-down
-    cards completes a run over others), the card weighed is the one in the lower-numbered
+    (:func:`~spider.solver.view.truncate_line`).  Where that move turns two (a group taken off
+    face-down cards completes a run over others), the card weighed is the one in the lower-numbered
     column; the other is left unknown, as the lookahead leaves it.  ``world`` is the player's
     world of ``view`` (its pool, the unseen cards, gives the odds); it is copied, never
     changed.  ``stop``, asked between cards, returns None when it says to stop: a partial

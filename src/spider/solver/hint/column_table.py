@@ -99,7 +99,7 @@ class ColumnTable:
         """``(source left, destination after, run suit)`` when the top ``count`` cards of column
         id ``src`` go onto column id ``dst``: the ids of the two columns the move leaves (before
         any card is turned) and the suit index of the run it completes, or -1.  A completed run
-        leaves the table at once, as :func:`~.view.apply_visible` plays it (cached)."""
+        leaves the table at once, as :func:`~spider.solver.view.apply_visible` plays it (cached)."""
         key = (src, dst, count)
         known = self.moves.get(key)
         if known is not None:

@@ -34,8 +34,8 @@ __all__ = [
 ]
 
 Columns = tuple[tuple[int, ...], ...]
-"""The face-up cards of every column, bottom first (engine ints; :data:`~.view.UNKNOWN` for a
-turned card the lookahead has not seen yet)."""
+"""The face-up cards of every column, bottom first (engine ints;
+:data:`~spider.solver.view.UNKNOWN` for a turned card the lookahead has not seen yet)."""
 
 ColumnWeights = tuple[float, float, float, float, float]
 """(one-suit link, any-suit link, break, cover, covered break): what a column's face-up cards

@@ -2,10 +2,11 @@
 
 :class:`Lookahead` searches the sequences of card moves the player could make (a deterministic
 node budget, a transposition set and pruned sideways moves, :func:`useful_moves`); a move that
-turns a card ends in an unknown card (:data:`~.view.UNKNOWN`) that nothing can be put on, exactly
-as the player knows it.  Each position is valued by the hint's :class:`~.evaluation.Evaluation`,
-and for each first move the search keeps the best line through it.  :func:`helpful_lines` ranks
-the first moves whose best line gains; :func:`lookahead_gain` is the best gain alone (cached).
+turns a card ends in an unknown card (:data:`~spider.solver.view.UNKNOWN`) that nothing can be put
+on, exactly as the player knows it.  Each position is valued by the hint's
+:class:`~.evaluation.Evaluation`, and for each first move the search keeps the best line through
+it.  :func:`helpful_lines` ranks the first moves whose best line gains; :func:`lookahead_gain` is
+the best gain alone (cached).
 
 While a deal is still to come, positions are compared as they will be once their empty columns
 are filled again for it (:meth:`Lookahead.refill_loss`, each fill the one :func:`best_fill`

@@ -9,10 +9,11 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
   budget: one line per :attr:`~spider.solver.params.ThinkParams.iterations_per_line` iterations, at
   least 2); when it offers none, the deal.  At the root the hint's lookahead looks at
   :attr:`~spider.solver.params.ThinkParams.lookahead_nodes` positions, far more than the quick hint
-  does, and its best lines are weighed over the cards they could turn (:mod:`.chance`) where
-  :func:`root_weighs_cards` says: where the quick hint weighs them, and in 4-suit Classic Spider
-  too.  Its best line is the answer unless the play-outs overrule it.  Inside the tree the lines
-  keep the lookahead's order (weighing them is too slow there).
+  does, and its best lines are weighed over the cards they could turn
+  (:mod:`~spider.solver.hint.chance`) where :func:`root_weighs_cards` says: where the quick hint
+  weighs them, and in 4-suit Classic Spider too.  Its best line is the answer unless the play-outs
+  overrule it.  Inside the tree the lines keep the lookahead's order (weighing them is too slow
+  there).
 * **Outcomes**: each card turned or dealt is drawn from the unseen cards (the variant's deck minus
   every card seen) at the moment the search turns it (:class:`~spider.solver.worlds.World`). Each
   action keeps at most :attr:`~spider.solver.params.ThinkParams.outcomes_per_action` sampled
@@ -39,10 +40,10 @@ ICAPS 2009) from the player's view of a game, never from its hidden cards:
   about one arrangement, where the endgame scores every candidate on every arrangement.
 
 * **Ensemble**: with ``jobs`` > 1, that many independent trees grow on as many processes
-  (:mod:`.think_pool`), each with its own derived seed, and their root statistics are summed.
+  (:mod:`.pool`), each with its own derived seed, and their root statistics are summed.
 
-This module checks the request and grows the root; the tree itself is :mod:`.think_tree`, the
-report and the choice of the answer :mod:`.think_report`, the sampled world :mod:`.think_world`.
+This module checks the request and grows the root; the tree itself is :mod:`.tree`, the report
+and the choice of the answer :mod:`.report`, the sampled world :mod:`~spider.solver.worlds`.
 
 The answer is the action visited most, where the quick hint's best line counts a lead of
 visits (:func:`hint_lead`): a few noisy play-outs must not overrule its lookahead.  Given an
@@ -176,8 +177,9 @@ def _check_options(seed: object, progress_every: object, jobs: object, lookahead
 
 def root_weighs_cards(view: VisibleView) -> bool:
     """True where the root's best lines are weighed over the cards they could turn: where the
-    quick hint weighs them (:func:`~.hint.weighs_next_card`), and in 4-suit Spider under the
-    classic rule, where the weighing costs the quick hint too much time but wins more games."""
+    quick hint weighs them (:func:`~spider.solver.hint.quick.weighs_next_card`), and in 4-suit
+    Spider under the classic rule, where the weighing costs the quick hint too much time but wins
+    more games."""
     return (view.game == "spider" and four_suit_classic(view)) or weighs_next_card(view)
 
 
@@ -210,11 +212,11 @@ def think(
 
     ``jobs`` > 1 grows that many independent trees at once, each on the whole budget, the first
     in this process (it reports the progress) and the others on as many more processes, each
-    with its own seed derived from ``seed`` (:func:`~.think_pool.tree_seed`; the first uses
-    ``seed``); the answer sums their root statistics (visits and values per line), and
-    ``iterations`` in the report counts the play-outs of every tree.  Given an iteration budget
-    it still depends only on what the player sees, the budget, ``seed`` and ``jobs``.  Where
-    processes cannot be started (Pyodide), ``jobs`` is 1 whatever is asked.
+    with its own seed derived from ``seed`` (:func:`~.pool.tree_seed`; the first uses ``seed``);
+    the answer sums their root statistics (visits and values per line), and ``iterations`` in the
+    report counts the play-outs of every tree.  Given an iteration budget it still depends only on
+    what the player sees, the budget, ``seed`` and ``jobs``.  Where processes cannot be started
+    (Pyodide), ``jobs`` is 1 whatever is asked.
 
     ``lookahead`` is the root lookahead's budget in positions (by default
     :attr:`~spider.solver.params.ThinkParams.lookahead_nodes`); its best line is the answer unless

@@ -2,8 +2,8 @@
 from a root's statistics (the most visited line, where the quick hint's best line counts a lead).
 
 :func:`~spider.solver.think.harder.think` returns a :class:`ThinkReport`; the tree search
-(:mod:`.think_tree`) and the ensemble (:mod:`.think_pool`) fill the :class:`LineStats` it is made
-from.
+(:mod:`~spider.solver.think.tree`) and the ensemble (:mod:`~spider.solver.think.pool`) fill the
+:class:`LineStats` it is made from.
 """
 
 from __future__ import annotations
@@ -155,7 +155,8 @@ def _action_json(action: Action) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class LineStats:
     """A root's lines with their visits and summed play-out values (what :func:`report` is made
-    from; :data:`~.think_pool.RootStats` is the same without the lines, as a worker sends it)."""
+    from; :data:`~spider.solver.think.pool.RootStats` is the same without the lines, as a worker
+    sends it)."""
 
     lines: list[Line]
     visits: list[int]

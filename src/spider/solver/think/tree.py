@@ -9,7 +9,7 @@ the quick hint's policy (:attr:`~spider.solver.params.ThinkParams.rollout_nodes`
 or ask the full solver near the end (:attr:`~spider.solver.params.ThinkParams.endgame_hidden`), and
 back the value up; its numbers are those of a :class:`~spider.solver.params.ThinkParams`.
 :class:`Growth` runs the iterations under a budget, a clock and stop requests; :func:`grow_tree` is
-one tree of an ensemble (:mod:`.think_pool`).
+one tree of an ensemble (:mod:`~spider.solver.think.pool`).
 """
 
 from __future__ import annotations
