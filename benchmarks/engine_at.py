@@ -4,7 +4,8 @@
 temporary directory under a package name of its own (``spider_at_<sha>``), so a benchmark can
 time the engine before and after a change in one process, alternating between them: this
 machine's speed drifts from minute to minute, and two runs an hour apart do not compare.
-The engine's modules import each other relatively, so the copy runs as it ran then.
+The copy's imports of ``spider`` (absolute, as the package writes them) are renamed to its own
+package, so the copy runs as it ran then, whatever this tree's modules are called.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import io
+import re
 import shutil
 import subprocess
 import sys
@@ -59,10 +61,23 @@ def engine_at(revision: str) -> Engine:
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(home / "tree", filter="data")
     (home / "tree" / "src" / "spider").rename(home / package)
+    _rename_imports(home / package, package)
     sys.path.insert(0, str(home))
     game = importlib.import_module(f"{package}.game")
     hint = importlib.import_module(f"{package}.solver.hint")
     return Engine(revision, game.Game, hint.hint_report)
+
+
+_SPIDER_IMPORT = re.compile(r"^(\s*)(from|import)\s+spider(?=[.\s])", re.MULTILINE)
+
+
+def _rename_imports(directory: Path, package: str) -> None:
+    """Make every ``from spider…`` / ``import spider…`` under ``directory`` read ``package``."""
+    for path in directory.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        renamed = _SPIDER_IMPORT.sub(lambda m: f"{m[1]}{m[2]} {package}", text)
+        if renamed != text:
+            path.write_text(renamed, encoding="utf-8")
 
 
 def _resolve(revision: str) -> str:
