@@ -315,7 +315,6 @@ def hint_report(
     visited = _visited_of(source, visited)
     if params is None:
         params = HintParams.for_view(view)
-    deal_possible = view.deal_ever_possible
     if view.is_won:
         return HintReport((), "won", "The game is won.", False, False)
     ending = endgame_line(view, params.endgame) if endgame else None
@@ -327,10 +326,19 @@ def hint_report(
     weighs = weighs_next_card(view) if weigh_cards is None else weigh_cards
     if weighs and len(helpful) > 1:
         helpful = _weigh_next_card(view, helpful, visited, search, stop, params)
-    options = []
-    for gain, _move, line in helpful:
-        reason, text = _describe(view, line)
-        options.append(HintOption(line[0], reason, text, gain, line))
+    options = [HintOption(line[0], *_describe(view, line), gain, line) for gain, _, line in helpful]
+    return _report_of(view, options, search.nodes, visited, params)
+
+
+def _report_of(
+    view: VisibleView,
+    options: list[HintOption],
+    nodes: int,
+    visited: Visited,
+    params: HintParams,
+) -> HintReport:
+    """The report on the ranked ``options`` (``nodes``: the positions the lookahead looked at)."""
+    deal_possible = view.deal_ever_possible
     if (
         options
         and not deal_possible
@@ -339,12 +347,12 @@ def hint_report(
     ):
         # A move may still look better by the heuristic (one more suited link), but nothing it
         # leads to turns a card or completes a run: the hint says what "no more moves" says.
-        return _no_moves_report(search.nodes)
+        return _no_moves_report(nodes)
     if options:
         return HintReport(
-            tuple(options), options[0].reason, options[0].text, deal_possible, False, search.nodes
+            tuple(options), options[0].reason, options[0].text, deal_possible, False, nodes
         )
-    return _no_helpful_move(view, search.nodes, visited, params)
+    return _no_helpful_move(view, nodes, visited, params)
 
 
 def weighs_next_card(view: VisibleView) -> bool:

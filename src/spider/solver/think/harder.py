@@ -71,6 +71,7 @@ from spider.limits import excerpt
 from spider.solver.budget import should_stop
 from spider.solver.hint.endgame import endgame_line
 from spider.solver.hint.evaluation import four_suit_classic
+from spider.solver.hint.lookahead import Visited
 from spider.solver.hint.quick import visited_positions, weighs_next_card
 from spider.solver.params import HintParams, ThinkParams
 from spider.solver.think.report import (
@@ -246,20 +247,9 @@ def think(
     if budget is not None:
         width = max(2, min(params.max_actions, budget // params.iterations_per_line))
     search = TreeSearch(view, World.from_view(view, visited), seed, width, params, hint)
-    deadline = None if seconds is None else started + seconds
     cutoff = None if seconds is None else started + params.lookahead_share * seconds
-    lookahead_stop = _lookahead_stop(stop, cutoff)
     try:
-        root_lines = lines_of(
-            view,
-            visited,
-            search.width,
-            lookahead,
-            lookahead_stop,
-            root_weighs_cards(view),
-            params=hint,
-        )
-        search.root.set_lines(root_lines)
+        _set_root_lines(search, view, visited, lookahead, _lookahead_stop(stop, cutoff))
     except KeyboardInterrupt:
         stats = root_stats(search.root)
         return report(stats, 0, "interrupted", time.monotonic() - started, params)
@@ -267,6 +257,7 @@ def think(
     if len(lines) <= 1:
         reason: ThinkReason = "only-action" if lines else "nothing-helps"
         return report(root_stats(search.root), 0, reason, time.monotonic() - started, params)
+    deadline = None if seconds is None else started + seconds
     grow = Growth(budget, deadline, stop, progress, progress_every, started)
     if jobs == 1 or not PROCESSES:
         done, reason = grow.run(search)
@@ -274,6 +265,21 @@ def think(
     task = TreeTask(view, visited, tuple(lines), width, seed, budget, seconds, params, hint)
     combined, done, reason = _grow_ensemble(task, jobs, search, grow, stop)
     return report(combined, done, reason, time.monotonic() - started, params)
+
+
+def _set_root_lines(
+    search: TreeSearch,
+    view: VisibleView,
+    visited: Visited,
+    lookahead: int,
+    stop: Callable[[], bool] | None,
+) -> None:
+    """Give the root its lines: the hint's lookahead on ``lookahead`` positions, weighed over the
+    cards they could turn where :func:`root_weighs_cards` says."""
+    lines = lines_of(
+        view, visited, search.width, lookahead, stop, root_weighs_cards(view), params=search.hint
+    )
+    search.root.set_lines(lines)
 
 
 _DEFAULTS: Final = ThinkParams()
