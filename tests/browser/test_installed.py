@@ -35,7 +35,7 @@ VERSION = spider.__version__
 
 def check_built_files(dist: Path) -> None:
     """The three files, ``twine check`` clean; the core wheel small and standard library only;
-    neither the sdist nor the wheel carries the lab."""
+    the sdist carries the examples and benchmarks, neither carries the lab."""
     core = dist / f"spider_solitaire-{VERSION}-py3-none-any.whl"
     sdist = dist / f"spider_solitaire-{VERSION}.tar.gz"
     runtime = dist / f"spider_solitaire_runtime-{VERSION}-py3-none-any.whl"
@@ -57,11 +57,14 @@ def check_built_files(dist: Path) -> None:
     top = f"spider_solitaire-{VERSION}"
     for name in ("pyproject.toml", "CHANGELOG.md", "src/spider/__init__.py", "docs/hosting.md"):
         assert f"{top}/{name}" in members, name
-    # The lab (experiment logs, measurements as they were made) and the benchmarks' results stay
-    # in the repository: neither archive carries them.
-    outside = (f"{top}/lab/", f"{top}/benchmarks/")
+    # The examples and benchmarks the docs point to are in the sdist; the lab (experiment logs,
+    # measurements as they were made) and the benchmarks' raw results are in neither archive.
+    for name in ("examples/gym_random_agent.py", "benchmarks/engine.py", "benchmarks/fairplay.py"):
+        assert f"{top}/{name}" in members, name
+    outside = (f"{top}/lab/", f"{top}/benchmarks/results/")
     assert not [name for name in members if name.startswith(outside)]
-    assert not [name for name in names if name.startswith(("lab/", "benchmarks/"))]
+    assert not [name for name in names if name.startswith(("lab/", "benchmarks/", "examples/"))]
+    assert "Classifier: Typing :: Typed" in metadata
 
 
 def get_json(url: str) -> dict[str, object]:
