@@ -37,7 +37,7 @@ def positions(count, seed):
         game = Game.new("spider", suits=4, rule=rule, number=rng.randrange(10**6), undo_limit=None)
         for _ in range(rng.randrange(20, 120)):
             moves = game.legal_moves()
-            if game.can_deal() and (not moves or rng.random() < 0.08):
+            if game.can_deal and (not moves or rng.random() < 0.08):
                 game.deal()
             elif moves:
                 game.push(rng.choice(moves))

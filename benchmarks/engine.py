@@ -27,7 +27,7 @@ def mid_game_positions(games: int, seed: int, rule: str) -> list[Game]:
         stop = rng.randrange(20, 120)
         for _ in range(stop):
             moves = game.legal_moves()
-            if game.can_deal() and (not moves or rng.random() < 0.08):
+            if game.can_deal and (not moves or rng.random() < 0.08):
                 game.deal()
             elif moves:
                 game.move(*rng.choice(moves))

@@ -107,7 +107,7 @@ def think_out(
         report = think(game, iterations=iterations, seed=seed + decisions, jobs=trees)
         decisions += 1
         if not report.line:
-            if not game.can_deal():
+            if not game.can_deal:
                 break
             game.deal()
             actions += 1

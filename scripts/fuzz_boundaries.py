@@ -66,7 +66,7 @@ def _played(game: Game, count: int) -> Game:
         moves = game.legal_moves()
         if moves:
             game.move(*moves[len(game.played) % len(moves)])
-        elif game.can_deal():
+        elif game.can_deal:
             game.deal()
         else:
             break

@@ -37,7 +37,7 @@ def perft(game: Game, depth: int) -> list[int]:
         following: dict[str, Game] = {}
         for current in frontier.values():
             actions: list[object] = list(current.legal_moves())
-            if current.can_deal():
+            if current.can_deal:
                 actions.append("deal")
             for action in actions:
                 child = current.copy(history=False)

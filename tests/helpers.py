@@ -60,7 +60,7 @@ def random_play(game: Game, steps: int, rng: random.Random, deal_chance: float =
     """Play ``steps`` random actions (moves, sometimes a deal) through the public API."""
     for _ in range(steps):
         moves = game.legal_moves()
-        if game.can_deal() and (not moves or rng.random() < deal_chance):
+        if game.can_deal and (not moves or rng.random() < deal_chance):
             game.deal()
         elif moves:
             game.move(*rng.choice(moves))

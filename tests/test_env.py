@@ -115,7 +115,7 @@ def test_steps_follow_the_engine(
     rng = random.Random(seed)
     for _ in range(steps):
         legal = sorted(env.move_to_action(move) for move in game.legal_moves())
-        legal += [DEAL_ACTION] if game.can_deal() else []
+        legal += [DEAL_ACTION] if game.can_deal else []
         assert info["legal_actions"] == sorted(legal)
         assert [i for i, allowed in enumerate(info["action_mask"]) if allowed] == sorted(legal)
         assert observation == Observation.of(game)

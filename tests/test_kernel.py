@@ -31,7 +31,7 @@ def _digging_game(variant: tuple[str, int, str], number: int, steps: int, dig: f
         moves = game.legal_moves()
         columns = game.columns
         digging = [move for move in moves if move.count == len(columns[move.src].face_up)]
-        if game.can_deal() and (not moves or rng.random() < 0.1):
+        if game.can_deal and (not moves or rng.random() < 0.1):
             game.deal()
         elif digging and rng.random() < dig:
             game.push(rng.choice(digging))
@@ -68,7 +68,7 @@ def _after(game: Game, actions: list[Move] | list[object]) -> Game:
 def test_the_visible_view_offers_the_engine_moves_and_plays_them_alike(game: Game) -> None:
     view = VisibleView.from_game(game)
     assert visible_moves(view.columns, view.flexible) == game.legal_moves()
-    assert view.can_deal == game.can_deal()
+    assert view.can_deal == game.can_deal
     assert view.deal_blocked_forever == game.deal_blocked_forever()
     for move in game.legal_moves():
         applied = apply_visible(view.columns, view.down, move)
@@ -88,7 +88,7 @@ def test_the_sound_solver_generator_reaches_what_the_engine_reaches(game: Game) 
         assert children == []  # no deal can ever come again: the solver drops the position
         return
     reached = {_key(_after(game, [move])) for move in game.legal_moves()}
-    if game.can_deal():
+    if game.can_deal:
         reached.add(_key(_after(game, [DEAL])))
     # A move that only permutes columns no deal reaches again leads back to the same key, which
     # the search has seen already (whether or not a generator offers it).

@@ -48,7 +48,7 @@ def played(game: Game, rng: random.Random, steps: int) -> list[Game]:
         moves = game.legal_moves()
         if game.can_undo and rng.random() < 0.15:
             game.undo()
-        elif game.can_deal() and (not moves or rng.random() < 0.1):
+        elif game.can_deal and (not moves or rng.random() < 0.1):
             game.deal()
         elif moves:
             game.move(*rng.choice(moves))

@@ -62,9 +62,9 @@ def test_undo_restores_the_exact_previous_state(
     for _ in range(10):
         before = (game.state_key(), game.to_text(), game.score, game.moves, game.deals_left)
         moves = game.legal_moves()
-        if moves and (not game.can_deal() or rng.random() < 0.8):
+        if moves and (not game.can_deal or rng.random() < 0.8):
             game.move(*rng.choice(moves))
-        elif game.can_deal():
+        elif game.can_deal:
             game.deal()
         else:
             return

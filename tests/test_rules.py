@@ -237,7 +237,7 @@ def test_deal_refused_with_empty_column() -> None:
     with pytest.raises(IllegalMove) as error:
         game.deal()
     assert error.value.code == "empty-column"
-    assert not game.can_deal() and game.to_text() == before
+    assert not game.can_deal and game.to_text() == before
 
 
 def test_deal_blocked_forever_when_too_few_cards() -> None:

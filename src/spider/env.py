@@ -145,7 +145,7 @@ def legal_action_numbers(game: Game, columns: int) -> list[int]:
     """The legal actions of ``game`` as integers (:func:`encode_action`), sorted: the deal, 0,
     first when it is allowed."""
     actions = [encode_action(move, columns) for move in game.legal_moves()]
-    if game.can_deal():
+    if game.can_deal:
         actions.append(DEAL_ACTION)
     return sorted(actions)
 

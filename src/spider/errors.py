@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Final, Literal, get_args
 
 __all__ = [
+    "ACTION_ERRORS",
     "CODE_ERRORS",
     "POSITION_ERRORS",
+    "ActionErrorCode",
     "CodeErrorCode",
     "IllegalMove",
     "IllegalMoveCode",
+    "InvalidAction",
     "InvalidCode",
     "InvalidPosition",
     "PositionErrorCode",
@@ -43,6 +46,28 @@ class IllegalMove(ValueError):
             raise AssertionError(f"unknown IllegalMove code {code!r}")
         super().__init__(message)
         self.code: IllegalMoveCode = code
+
+
+ActionErrorCode = Literal["not-text", "too-long", "bad-shape", "not-a-move"]
+"""Why an action's text is refused (:attr:`InvalidAction.code`)."""
+
+ACTION_ERRORS: Final[frozenset[str]] = frozenset(get_args(ActionErrorCode))
+
+
+class InvalidAction(ValueError):
+    """Text that is not an action in move notation (``'ad'``, ``'bc3'`` or ``'deal'``).
+
+    A text that reads as an action but that the rules refuse is an :class:`IllegalMove`
+    instead.  ``code`` is stable: ``not-text`` (not a str), ``too-long``, ``bad-shape`` (not two
+    column letters ``a``-``j`` with an optional count from 1, nor ``deal``) or ``not-a-move``
+    (``'deal'`` given where only a card move is read, as by :meth:`spider.Move.from_text`).
+    """
+
+    def __init__(self, message: str, code: ActionErrorCode) -> None:
+        if code not in ACTION_ERRORS:
+            raise AssertionError(f"unknown InvalidAction code {code!r}")
+        super().__init__(message)
+        self.code: ActionErrorCode = code
 
 
 CodeErrorCode = Literal["not-text", "too-long", "not-ascii", "bad-shape", "bad-suits", "bad-rule"]

@@ -11,13 +11,13 @@ import random
 from collections import deque
 from collections.abc import Container
 from dataclasses import dataclass
-from typing import Final, NamedTuple, TypeAlias
+from typing import Final, Literal, NamedTuple, TypeAlias
 
 from spider.cards import SUITS, Card, card_text
 from spider.codes import format_code, parse_code
 from spider.errors import IllegalMove
 from spider.limits import MAX_SAVED_ACTIONS, check_undo_limit, excerpt
-from spider.moves import DEAL, Action, Move, action_text
+from spider.moves import DEAL, Action, Move, action_text, parse_action
 from spider.notation import format_position, parse_position
 from spider.options import Options
 from spider.position import Position
@@ -44,6 +44,8 @@ __all__ = [
     "Game",
     "HistoryEntry",
     "MoveRecord",
+    "Outcome",
+    "OutcomeStatus",
 ]
 
 DEFAULT_UNDO_LIMIT: Final = 400
@@ -111,10 +113,39 @@ class Effects:
     runs: tuple[tuple[int, str], ...]
 
 
+OutcomeStatus: TypeAlias = Literal["won", "stuck", "in-play"]
+"""What :meth:`Game.outcome` says of a game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Where a game stands, as the rules alone decide it (:meth:`Game.outcome`).
+
+    ``status`` is ``"won"`` (every run removed), ``"stuck"`` (no legal card move and no deal
+    possible, so no action at all is left) or ``"in-play"`` (some action is left; this does not
+    say the game can still be won: that takes the solver).  ``reason`` says why in English words.
+    """
+
+    status: OutcomeStatus
+    reason: str
+
+    @property
+    def is_over(self) -> bool:
+        """True when no action is left: the game is won or stuck."""
+        return self.status != "in-play"
+
+
 class Game:
     """A game of Spider or Spiderette.
 
     Create one with :meth:`new`, :meth:`from_code`, :meth:`from_text` or :meth:`from_json`.
+
+    Two games are equal (``==``) when they show the same position: the same options (game,
+    suits, rule, scoring) and deal number, the same cards in the same places (face-down ones
+    included), the same stock, runs removed, score and move count, which is exactly when their
+    :meth:`to_text` are equal.  History, redo list and undo limit are not compared, so
+    ``g == g.copy(history=False)``.  A game changes in place, so it is not hashable
+    (``__hash__`` is None): use :meth:`state_key` or :meth:`to_text` as a dictionary key.
 
     Examples:
         >>> g = Game.from_code("SP1-S2C-AAAAAAD")
@@ -577,6 +608,23 @@ class Game:
     def __repr__(self) -> str:
         return f"Game.from_text({self.to_text()!r})"
 
+    def __eq__(self, other: object) -> bool:
+        """Same options and same position; the history is not compared (see :class:`Game`)."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (
+            self._options == other._options
+            and self._number == other._number
+            and self._score == other._score
+            and self._moves == other._moves
+            and self._cols == other._cols
+            and self._down == other._down
+            and self._stock == other._stock
+            and self._removed == other._removed
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal games may later differ
+
     def __str__(self) -> str:
         return render_text(self.position())
 
@@ -600,7 +648,7 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """Every legal card move, by source column, then group size, then destination.
 
-        Dealing is not a card move: see :meth:`can_deal`.
+        Dealing is not a card move: see :attr:`can_deal`.
         """
         lengths = self._group
         if min(lengths) < 0:  # a column changed since the last call: fill the cache again
@@ -678,11 +726,19 @@ class Game:
         self._apply_move(src, dst, count)
         self._played.append(tuple.__new__(Move, (src, dst, count)))
 
-    def push(self, action: Action) -> None:
-        """Play a :class:`Move` or ``"deal"`` (``spider.DEAL``)."""
+    def push(self, action: Action | str) -> None:
+        """Play an action: a :class:`Move`, ``"deal"`` (``spider.DEAL``) or an action's text
+        such as ``"ad"`` or ``"bc3"`` (read by :func:`spider.parse_action`).
+
+        Raises :class:`~spider.errors.InvalidAction` for text that is not an action and
+        :class:`IllegalMove` for an action the rules refuse; either way nothing changes.
+        """
         if isinstance(action, str):
             if action != DEAL:
-                raise ValueError(f"unknown action {excerpt(action)}")
+                action = parse_action(action)
+                if action != DEAL:
+                    self.push(action)
+                    return
             self.deal()
         else:
             if type(action) is not Move:
@@ -748,9 +804,39 @@ class Game:
             code, f"column {column} is empty: every column must hold a card before a deal"
         )
 
+    @property
     def can_deal(self) -> bool:
-        """True when a deal is allowed now."""
+        """True when a deal is allowed now (:meth:`deal_error` says why not).
+
+        A property like :attr:`can_undo` and :attr:`is_won`: write ``if game.can_deal:``.  Until
+        0.1.0 it was a method; the old spelling ``game.can_deal`` now raises ``TypeError``
+        (``'bool' object is not callable``), and ``mypy`` reports it.
+        """
         return self.deal_error() is None
+
+    def outcome(self) -> Outcome:
+        """Whether the game is won, stuck or in play, with the reason (see :class:`Outcome`).
+
+        "Stuck" is what the rules alone make certain: no legal card move and no deal possible.
+        A game whose only moves go round in circles is still "in-play"; whether it can be won
+        is the solver's question (:func:`spider.solver.solve`), not this one.
+
+        Examples:
+            >>> Game.from_code("SP1-S2C-AAAAAAD").outcome()
+            Outcome(status='in-play', reason='6 legal moves and a deal')
+        """
+        if self.is_won:
+            runs = self._options.runs_to_win
+            return Outcome("won", f"all {runs} runs have been removed")
+        moves = len(self.legal_moves())
+        error = self.deal_error()
+        if moves:
+            plural = "s" if moves != 1 else ""
+            deal = "a deal" if error is None else "no deal"
+            return Outcome("in-play", f"{moves} legal move{plural} and {deal}")
+        if error is None:
+            return Outcome("in-play", "no legal move, but a deal")
+        return Outcome("stuck", f"no legal move, and no deal: {error}")
 
     def deal_blocked_forever(self) -> bool:
         """True when the table has fewer cards than columns, so no deal can ever happen again."""

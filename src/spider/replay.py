@@ -126,7 +126,7 @@ def legal_actions(game: Game) -> list[Action]:
     """The actions a link indexes: legal moves by source, destination and count, then ``deal``
     when a deal is allowed."""
     actions: list[Action] = sorted(game.legal_moves())
-    if game.can_deal():
+    if game.can_deal:
         actions.append(DEAL)
     return actions
 

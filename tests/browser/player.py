@@ -289,7 +289,7 @@ class Player:
             self.page.locator("[data-stock]").click()
         else:
             self.page.keyboard.press("d")
-        if self.game.can_deal():
+        if self.game.can_deal:
             self.game.deal()
             self.hinted = None
             return Expect()

@@ -83,7 +83,7 @@ def _act(page: Page, kind: str, game: Game) -> Game:
     """Plays one action of ``kind`` on the page; returns the game the engine makes of it."""
     after = game.copy()
     move = _useful_move(game)
-    if kind == "deal" and not game.can_deal():
+    if kind == "deal" and not game.can_deal:
         kind = "drag"
     if move is None or kind == "deal":
         received = _Received(page, "click")

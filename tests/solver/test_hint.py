@@ -87,7 +87,7 @@ def test_hint_action_is_the_best_move_else_a_deal_the_rules_allow(
     assert action == hint_action(game, report)
     if report.options:
         assert action == report.options[0].move
-    elif game.can_deal():
+    elif game.can_deal:
         assert action == DEAL
     else:
         assert action is None
@@ -182,7 +182,7 @@ def test_never_removes_a_run_that_leaves_too_few_cards_to_deal() -> None:
             break
         assert best.reason != "completes-run"
         game.move(*best.move)
-    assert game.can_deal() and not game.completed
+    assert game.can_deal and not game.completed
 
 
 def test_no_helpful_move_says_how_many_deals_are_left() -> None:
@@ -253,7 +253,7 @@ def test_following_the_hint_never_goes_round_in_circles() -> None:
         assert report.reason == "fills-column"
         played.append(report.options[0].move)
         game.push(played[-1])
-    assert len(played) == 2 and game.can_deal()
+    assert len(played) == 2 and game.can_deal
     assert report.reason == "nothing-helps-deals-left"
     assert report.text == "No move seems to help. 1 deal is left."
 
@@ -276,7 +276,7 @@ def test_no_circles_once_every_card_is_face_up() -> None:
         report = hint_report(game)
         if report.options:
             game.push(report.options[0].move)
-        elif game.can_deal():
+        elif game.can_deal:
             actions_before_deal = action
             game.deal()
         if game.is_won:
@@ -515,7 +515,7 @@ def test_a_hidden_card_keeps_the_hint_from_the_solver() -> None:
 
 def test_a_long_line_is_found_when_a_short_one_is_out_of_reach() -> None:
     game = golden_game("hint_long_line.json")
-    assert not game.can_deal() and sum(game.face_down) == 4
+    assert not game.can_deal and sum(game.face_down) == 4
     # The endgame's solver answers this position now; this asks the fallback search the hint
     # uses when its lookahead sees no gain, which it met here before the endgame reached it.
     view = VisibleView.from_game(game)

@@ -542,4 +542,4 @@ def hint_action(
         report = hint_report(game, params=params)
     if report.options:
         return report.options[0].move
-    return DEAL if game.can_deal() else None
+    return DEAL if game.can_deal else None
