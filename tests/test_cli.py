@@ -10,6 +10,7 @@ import pytest
 from spider import Game
 from spider.cli import main
 from spider.cli.parser import build_parser
+from spider.cli.progress import ProgressLine
 
 
 def test_new_prints_code_and_layout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,3 +100,40 @@ def test_whole_number_options_say_what_is_wrong(
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_progress_line_redraws_in_place_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    line = ProgressLine()
+    line.update("1 positions")
+    line.update("2 positions")
+    line.close()
+    assert capsys.readouterr().err == "\r1 positions\033[K\r2 positions\033[K\n"
+
+
+def test_progress_line_is_plain_and_sparse_elsewhere(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False)
+    now = [0.0]
+    line = ProgressLine(clock=lambda: now[0])
+    for step in range(1, 31):
+        line.update(f"{step} positions")
+        now[0] += 1.0
+    line.close()
+    # At once, then every 10 s, then the last text at the end; no control characters.
+    assert capsys.readouterr().err == "1 positions\n11 positions\n21 positions\n30 positions\n"
+    line.close()
+    assert capsys.readouterr().err == ""
+
+
+def test_solve_progress_without_a_terminal_has_no_control_characters(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A hard deal: the search passes 20,000 positions, where it reports, well within the second.
+    assert main(["solve", "SP1-S4C-AAAAAAH", "--time-limit", "1"]) in (0, 1)
+    err = capsys.readouterr().err
+    assert "positions" in err and err.endswith("s\n")
+    assert "\r" not in err and "\033" not in err

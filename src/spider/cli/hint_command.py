@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING
 
 from spider.cli.arguments import Commands, int_type, positive_number
 from spider.cli.game_source import load_game
-from spider.cli.progress import progress_line
+from spider.cli.progress import ProgressLine
 from spider.game import Game
 from spider.moves import action_from_text, action_text
 
@@ -80,24 +79,26 @@ def _think_harder(game: Game, args: argparse.Namespace) -> int:
         print("The game is won.")
         return 0
     show_progress = not (args.json or args.quiet)
+    progress_line = ProgressLine()
 
     def show(progress: ThinkProgress) -> None:
-        progress_line(
+        progress_line.update(
             f"{progress.iterations} iterations, {progress.elapsed:.1f}s, best {progress.best} "
-            f"({100 * progress.share:.0f}%)\033[K"
+            f"({100 * progress.share:.0f}%)"
         )
 
-    report = think(
-        game,
-        iterations=args.iterations,
-        time_limit=args.time,
-        seed=args.seed or 0,
-        jobs=args.jobs or 1,
-        progress=show if show_progress else None,
-        progress_every=1,
-    )
-    if show_progress:
-        print(file=sys.stderr)
+    try:
+        report = think(
+            game,
+            iterations=args.iterations,
+            time_limit=args.time,
+            seed=args.seed or 0,
+            jobs=args.jobs or 1,
+            progress=show if show_progress else None,
+            progress_every=1,
+        )
+    finally:
+        progress_line.close()
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
         return 0

@@ -20,7 +20,7 @@ from spider.cli.arguments import (
     positive_number,
 )
 from spider.cli.game_source import load_game
-from spider.cli.progress import progress_line
+from spider.cli.progress import ProgressLine
 
 __all__ = ["MAX_DEALS", "add_solve_commands"]
 
@@ -32,23 +32,35 @@ _MEGABYTES = positive_number(1 << 30, "a number of megabytes")
 _WORKERS = int_type(1, 1024, "a number of workers")
 
 
+def _dask_address(text: str) -> str:
+    """An argparse type: a ``--dask`` value (checked by the solver's batch analysis)."""
+    from spider.solver.full.analyze import parse_dask_address
+
+    try:
+        return parse_dask_address(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--dask ")) from None
+
+
 def _command_solve(args: argparse.Namespace) -> int:
     from spider.solver.full.search import SolveProgress, solve
 
     game = load_game(args.source)
+    line = ProgressLine()
 
     def show(progress: SolveProgress) -> None:
-        progress_line(f"{progress.positions} positions, {progress.elapsed:.1f}s")
+        line.update(f"{progress.positions} positions, {progress.elapsed:.1f}s")
 
-    result = solve(
-        game,
-        time_limit=args.time_limit,
-        memory_limit_mb=args.memory,
-        progress=None if args.json or args.quiet else show,
-        progress_every=20_000,
-    )
-    if not (args.json or args.quiet):
-        print(file=sys.stderr)
+    try:
+        result = solve(
+            game,
+            time_limit=args.time_limit,
+            memory_limit_mb=args.memory,
+            progress=None if args.json or args.quiet else show,
+            progress_every=20_000,
+        )
+    finally:
+        line.close()
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
@@ -67,23 +79,25 @@ def _command_review(args: argparse.Namespace) -> int:
     from spider.solver.review import ReviewProgress, review
 
     game = load_game(args.source)
+    line = ProgressLine()
 
     def show(progress: ReviewProgress) -> None:
-        progress_line(
+        line.update(
             f"position {progress.probing} of {progress.moves}, "
             f"{progress.probes} searched, {progress.elapsed:.1f}s"
         )
 
-    report = review(
-        game,
-        time_limit=args.time,
-        position_time_limit=min(args.time, args.position_time),
-        memory_limit_mb=args.memory,
-        progress=None if args.json or args.quiet else show,
-        progress_every=20_000,
-    )
-    if not (args.json or args.quiet):
-        print(file=sys.stderr)
+    try:
+        report = review(
+            game,
+            time_limit=args.time,
+            position_time_limit=min(args.time, args.position_time),
+            memory_limit_mb=args.memory,
+            progress=None if args.json or args.quiet else show,
+            progress_every=20_000,
+        )
+    finally:
+        line.close()
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -220,13 +234,16 @@ def _add_analyze_command(commands: Commands) -> None:
         "--workers",
         type=_WORKERS,
         default=os.cpu_count() or 1,
-        help="worker processes (default: one per core, %(default)s here)",
+        help="worker processes, also of --dask local (default: one per core, %(default)s here)",
     )
     analyze.add_argument("--out", required=True, help="results file (.csv or .json); resumes")
     analyze.add_argument(
         "--dask",
+        type=_dask_address,
         default=None,
         metavar="ADDRESS",
-        help="run on a Dask distributed scheduler at ADDRESS",
+        help="run on Dask: 'local' starts a cluster of --workers processes on this machine for "
+        "the run ('local:N', of N); HOST:PORT or tcp://HOST:PORT joins a scheduler started "
+        "there with 'dask scheduler' (and its workers)",
     )
     analyze.set_defaults(handler=_command_analyze)

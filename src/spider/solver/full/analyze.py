@@ -2,7 +2,8 @@
 
 Used by ``spider analyze``.  Results go to a CSV or JSON file as they arrive; running the same
 command again skips the deals already in the file (resume).  Dask is imported only when an
-address is given.
+address is given: ``local`` or ``local:N`` starts a cluster on this machine for the run, any
+other address joins a scheduler already running there.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import json
 import math
 import statistics
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -23,15 +26,23 @@ from spider.shuffle import MAX_NUMBER
 from spider.solver.full.search import solve
 
 __all__ = [
+    "CONNECT_TIMEOUT",
     "FIELDS",
     "Summary",
     "analyze",
     "load_results",
+    "parse_dask_address",
     "parse_deals",
     "solve_deal",
     "summarize",
     "wilson_interval",
 ]
+
+CONNECT_TIMEOUT = 4.0
+"""Seconds to wait for a Dask scheduler to answer before giving up."""
+
+PROGRESS_EVERY = 10.0
+"""Seconds between two progress lines when the progress stream is not a terminal."""
 
 FIELDS = ("code", "number", "status", "reason", "moves", "positions", "elapsed", "solution")
 
@@ -67,6 +78,43 @@ def parse_deals(text: str, limit: int = 1_000_000) -> list[int]:
     if not numbers:
         raise ValueError("no deals given")
     return list(dict.fromkeys(numbers))
+
+
+def parse_dask_address(text: str) -> str:
+    """Check a ``--dask`` value; ``ValueError`` with a readable message if it is not one.
+
+    ``local`` and ``local:N`` (N from 1 to 1024) come back as they are: a cluster on this
+    machine. ``HOST:PORT`` and ``tcp://HOST:PORT`` come back as ``tcp://HOST:PORT``: the
+    scheduler to join (an IPv6 host is written in brackets, ``[::1]:8786``).
+    """
+    value = text.strip()
+    shown = value if len(value) <= 60 else value[:59] + "…"
+    expected = (
+        f"--dask must be local, local:N, HOST:PORT or tcp://HOST:PORT, not {shown!r}"
+        if value
+        else "--dask must be local, local:N, HOST:PORT or tcp://HOST:PORT"
+    )
+    if not value.isascii() or len(value) > 300:
+        raise ValueError(expected)
+    if value == "local":
+        return value
+    if value.startswith("local:"):
+        count = value.removeprefix("local:")
+        if not (count.isdigit() and len(count) <= 5 and 1 <= int(count) <= 1024):
+            raise ValueError(f"--dask local:N needs N from 1 to 1024 workers, not {shown!r}")
+        return f"local:{int(count)}"
+    rest = value.removeprefix("tcp://")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit() or len(port) > 5 or not 1 <= int(port) <= 65535:
+        raise ValueError(expected)
+    if host.startswith("[") and host.endswith("]"):
+        bare = host[1:-1]
+        valid = bool(bare) and all(c in "0123456789abcdefABCDEF:." for c in bare)
+    else:
+        valid = bool(host) and all(c.isalnum() or c in "-._" for c in host)
+    if not valid:
+        raise ValueError(expected)
+    return f"tcp://{host}:{int(port)}"
 
 
 def solve_deal(task: tuple[str, int, str, int, float, float]) -> dict[str, Any]:
@@ -181,14 +229,46 @@ class _Writer:
                 csv.DictWriter(handle, FIELDS).writerow({name: row[name] for name in FIELDS})
 
 
-def _progress_bar(done: int, total: int, counts: dict[str, int], stream: TextIO) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    stream.write(
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
-        f"win {counts['winnable']} lose {counts['unwinnable']} ? {counts['undecided']}"
-    )
-    stream.flush()
+class _ProgressBar:
+    """The progress of a batch on ``stream``: a bar redrawn in place on a terminal; elsewhere
+    (a file, a pipe, a log) a plain line at most every ``PROGRESS_EVERY`` seconds and the last
+    one at the end."""
+
+    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        isatty = getattr(stream, "isatty", None)
+        self.tty = bool(isatty()) if callable(isatty) else False
+        self.clock = clock
+        self.last: float | None = None
+        self.pending: str | None = None
+
+    def show(self, done: int, total: int, counts: dict[str, int]) -> None:
+        tally = (
+            f"{done}/{total} win {counts['winnable']} lose {counts['unwinnable']} "
+            f"? {counts['undecided']}"
+        )
+        if self.tty:
+            width = 30
+            filled = width * done // max(total, 1)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {tally}")
+            self.stream.flush()
+            return
+        now = self.clock()
+        if self.last is None or now - self.last >= PROGRESS_EVERY:
+            self.stream.write(f"deals {tally}\n")
+            self.stream.flush()
+            self.last = now
+            self.pending = None
+        else:
+            self.pending = f"deals {tally}\n"
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+        elif self.pending is not None:
+            self.stream.write(self.pending)
+            self.pending = None
+        self.stream.flush()
 
 
 def _run_local(
@@ -209,22 +289,45 @@ def _run_local(
 
 
 def _run_dask(
-    tasks: list[tuple[str, int, str, int, float, float]], address: str
+    tasks: list[tuple[str, int, str, int, float, float]],
+    address: str,
+    workers: int,
+    stack: ExitStack,
 ) -> Iterator[dict[str, Any]]:
+    """Connect to the scheduler at ``address`` now (starting a cluster on this machine for
+    ``local`` or ``local:N``), closed by ``stack``; the results come from the iterator."""
     try:
-        from dask.distributed import Client
+        from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
     except ImportError as error:
         raise RuntimeError(
             f"--dask needs Dask distributed: pip install 'spider-solitaire[dask]' ({error})"
         ) from None
-    client = Client(address)  # type: ignore[no-untyped-call]
+    if address == "local" or address.startswith("local:"):
+        count = int(address.removeprefix("local").removeprefix(":") or workers)
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=max(1, count),
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        )
+        stack.callback(cluster.close)
+        address = cluster.scheduler_address
     try:
-        futures = client.map(solve_deal, tasks, pure=False)
+        client = Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError):
+        raise RuntimeError(
+            f"no Dask scheduler answered at {address} within {CONNECT_TIMEOUT:g} s "
+            "(start one there with 'dask scheduler', or use local)"
+        ) from None
+    stack.callback(client.close)
+    futures = client.map(solve_deal, tasks, pure=False)
+
+    def results() -> Iterator[dict[str, Any]]:
         for future in dask_completed(futures):  # type: ignore[no-untyped-call]
             yield future.result()
-    finally:
-        client.close()  # type: ignore[no-untyped-call]
+
+    return results()
 
 
 def analyze(
@@ -243,7 +346,12 @@ def analyze(
 ) -> Summary:
     """Solve ``deals`` (skipping those already in ``out``), write every result, summarise.
 
-    Returns the summary of every deal of ``deals`` found in the file at the end.
+    ``dask_address`` runs the deals on Dask instead of a process pool: ``"local"`` starts a
+    cluster of ``workers`` processes on this machine for the run (``"local:N"``, of N), any
+    other address joins a scheduler already running there (``RuntimeError`` when none answers
+    within ``CONNECT_TIMEOUT`` seconds). Progress goes to ``stream``: a bar on a terminal,
+    plain lines elsewhere. Returns the summary of every deal of ``deals`` found in the file at
+    the end.
     """
     existing = load_results(out)
     done = {int(row["number"]) for row in existing}
@@ -257,24 +365,25 @@ def analyze(
     total = len(deals)
     finished = total - len(todo)
     results: Iterable[dict[str, Any]]
-    if runner is None:
-        if dask_address is not None:
-            results = _run_dask(tasks, dask_address)
+    with ExitStack() as stack:
+        if runner is not None:
+            results = runner(tasks)
+        elif dask_address is not None:
+            results = _run_dask(tasks, dask_address, workers, stack)
         else:
             results = _run_local(tasks, workers)
-    else:
-        results = runner(tasks)
-    try:
-        if stream is not None:
-            _progress_bar(finished, total, counts, stream)
-        for row in results:
-            writer.add(row)
-            counts[row["status"]] += 1
-            finished += 1
-            if stream is not None:
-                _progress_bar(finished, total, counts, stream)
-    finally:
-        if stream is not None:
-            stream.write("\n")
+        bar = _ProgressBar(stream) if stream is not None else None
+        try:
+            if bar is not None:
+                bar.show(finished, total, counts)
+            for row in results:
+                writer.add(row)
+                counts[row["status"]] += 1
+                finished += 1
+                if bar is not None:
+                    bar.show(finished, total, counts)
+        finally:
+            if bar is not None:
+                bar.close()
     wanted = set(deals)
     return summarize(row for row in writer.rows if int(row["number"]) in wanted)
