@@ -10,7 +10,7 @@ import pytest
 from spider import Game
 from spider.cli import main
 from spider.cli.parser import build_parser
-from spider.cli.progress import ProgressLine
+from spider.progress_line import ProgressLine
 
 
 def test_new_prints_code_and_layout(capsys: pytest.CaptureFixture[str]) -> None:

@@ -106,7 +106,8 @@ def test_analyze_progress_is_a_bar_on_a_terminal(tmp_path: Path) -> None:
         runner=lambda tasks: _rows([task[3] for task in tasks]),
     )  # fmt: skip
     shown = stream.getvalue()
-    assert shown.count("\r") == 3 and shown.endswith("2/2 win 2 lose 0 ? 0\n")
+    # Redrawn in place: a carriage return, the bar, an erase to the end of the line.
+    assert shown.count("\r") == 3 and shown.endswith("2/2 win 2 lose 0 ? 0\x1b[K\n")
 
 
 def test_analyze_progress_is_plain_lines_elsewhere(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ status 2, never a traceback.
 :mod:`~spider.cli.hint_command` (``hint``) and :mod:`~spider.cli.solve_commands` (``solve``,
 ``review``, ``analyze``). They share :mod:`~spider.cli.arguments` (the parser class, checked number
 types, the deal options), :mod:`~spider.cli.game_source` (the game a SOURCE argument names) and
-:mod:`~spider.cli.progress`.
+:mod:`spider.progress_line`, which the batch analysis draws its progress with too.
 """
 
 from __future__ import annotations

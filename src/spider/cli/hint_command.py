@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 from spider.cli.arguments import Commands, int_type, positive_number
 from spider.cli.game_source import load_game
-from spider.cli.progress import ProgressLine
 from spider.game import Game
 from spider.moves import action_from_text, action_text
+from spider.progress_line import ProgressLine
 
 if TYPE_CHECKING:
     from spider.solver.hint.endgame import EndgameLine

@@ -20,7 +20,7 @@ from spider.cli.arguments import (
     positive_number,
 )
 from spider.cli.game_source import load_game
-from spider.cli.progress import ProgressLine
+from spider.progress_line import ProgressLine
 
 __all__ = ["MAX_DEALS", "add_solve_commands"]
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from spider.game import Game
+from spider.progress_line import ProgressLine
 from spider.shuffle import MAX_NUMBER
 from spider.solver.full.search import solve
 
@@ -41,8 +42,6 @@ __all__ = [
 CONNECT_TIMEOUT = 4.0
 """Seconds to wait for a Dask scheduler to answer before giving up."""
 
-PROGRESS_EVERY = 10.0
-"""Seconds between two progress lines when the progress stream is not a terminal."""
 
 FIELDS = ("code", "number", "status", "reason", "moves", "positions", "elapsed", "solution")
 
@@ -231,44 +230,25 @@ class _Writer:
 
 class _ProgressBar:
     """The progress of a batch on ``stream``: a bar redrawn in place on a terminal; elsewhere
-    (a file, a pipe, a log) a plain line at most every ``PROGRESS_EVERY`` seconds and the last
-    one at the end."""
+    (a file, a pipe, a log) plain lines (:class:`~spider.progress_line.ProgressLine`)."""
 
     def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
-        self.stream = stream
-        isatty = getattr(stream, "isatty", None)
-        self.tty = bool(isatty()) if callable(isatty) else False
-        self.clock = clock
-        self.last: float | None = None
-        self.pending: str | None = None
+        self.line = ProgressLine(stream, clock)
 
     def show(self, done: int, total: int, counts: dict[str, int]) -> None:
         tally = (
             f"{done}/{total} win {counts['winnable']} lose {counts['unwinnable']} "
             f"? {counts['undecided']}"
         )
-        if self.tty:
+        if self.line.tty:
             width = 30
             filled = width * done // max(total, 1)
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {tally}")
-            self.stream.flush()
-            return
-        now = self.clock()
-        if self.last is None or now - self.last >= PROGRESS_EVERY:
-            self.stream.write(f"deals {tally}\n")
-            self.stream.flush()
-            self.last = now
-            self.pending = None
+            self.line.update(f"[{'#' * filled}{'.' * (width - filled)}] {tally}")
         else:
-            self.pending = f"deals {tally}\n"
+            self.line.update(f"deals {tally}")
 
     def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-        elif self.pending is not None:
-            self.stream.write(self.pending)
-            self.pending = None
-        self.stream.flush()
+        self.line.close()
 
 
 def _run_local(

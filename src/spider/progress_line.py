@@ -1,4 +1,4 @@
-"""The progress line of a long command on stderr.
+"""The progress line of a long command on stderr (the command line's and the batch analysis').
 
 On a terminal the line is redrawn in place (a carriage return, the text, and an erase to the end
 of the line). Anywhere else (a file, a pipe, a CI log) control characters would only be noise:
