@@ -16,6 +16,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import spider.research.gym  # noqa: E402
 import spider.research.observe  # noqa: E402
 from spider import Game  # noqa: E402
+from spider.env import MAX_STEPS, SpiderEnv  # noqa: E402
 from spider.research.gym import ENV_IDS, SpiderGymEnv  # noqa: E402
 from tests.helpers import reshuffle_hidden  # noqa: E402
 
@@ -119,3 +120,10 @@ def test_observation_holds_only_what_a_player_sees(number: int) -> None:
         if info["cards_turned"] or action == 0:
             break
     assert not np.array_equal(seen["face_up"], seen_other["face_up"])
+
+
+def test_every_environment_truncates_after_the_same_number_of_steps() -> None:
+    # The stdlib environment, and Gymnasium's through its spec.
+    assert SpiderEnv().max_steps == MAX_STEPS == 1000
+    spec = gymnasium.make(ENV_IDS[0]).spec
+    assert spec is not None and spec.max_episode_steps == MAX_STEPS

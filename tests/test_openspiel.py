@@ -14,6 +14,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from scripts.make_golden import OPENSPIEL_DEAL, openspiel_playthrough  # noqa: E402
 from spider import Game  # noqa: E402
+from spider.env import MAX_STEPS  # noqa: E402
 from spider.research.observe import card_index  # noqa: E402
 from spider.research.openspiel import GAME_NAME, make_bot, play_deal, true_outcome  # noqa: E402
 from tests.helpers import VARIANTS  # noqa: E402
@@ -217,3 +218,7 @@ def test_golden_playthrough() -> None:
     # One deal played through OpenSpiel, every state pinned (scripts/make_golden.py writes it).
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert openspiel_playthrough(*OPENSPIEL_DEAL) == expected
+
+
+def test_max_moves_defaults_to_the_environments_episode_length() -> None:
+    assert load().get_parameters()["max_moves"] == MAX_STEPS

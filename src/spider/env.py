@@ -46,6 +46,7 @@ from spider.solver.think.harder import think
 __all__ = [
     "DEAL_ACTION",
     "HISTORY_KEPT",
+    "MAX_STEPS",
     "Observation",
     "SpiderEnv",
     "StepResult",
@@ -57,6 +58,10 @@ __all__ = [
 
 DEAL_ACTION: Final = 0
 """The integer action that deals a row from the stock."""
+
+MAX_STEPS: Final = 1000
+"""Steps after which an episode is truncated, by default: the same in :class:`SpiderEnv`, the
+Gymnasium environments (``max_episode_steps``) and the OpenSpiel game (``max_moves``)."""
 
 HISTORY_KEPT: Final = 1000
 """How many actions the environment's game keeps in its history (its undo limit).  Never used to
@@ -154,7 +159,8 @@ class SpiderEnv:
     """One game at a time of one variant, played through integer actions.
 
     ``max_steps`` bounds an episode (``truncated`` becomes true when it is reached; None for no
-    bound).  An episode terminates when the game is won or when no action is legal at all.
+    bound; by default :data:`MAX_STEPS`, as in the Gymnasium and OpenSpiel adapters).  An episode
+    terminates when the game is won or when no action is legal at all.
 
     ``info`` (from :meth:`reset` and :meth:`step`) holds ``legal_actions`` (sorted ints),
     ``action_mask`` (a tuple of ``num_actions`` booleans), ``code`` (the deal's game code),
@@ -167,7 +173,7 @@ class SpiderEnv:
         suits: int = 1,
         rule: str = "classic",
         scoring: str = "standard",
-        max_steps: int | None = 2000,
+        max_steps: int | None = MAX_STEPS,
     ) -> None:
         if max_steps is not None and max_steps < 1:
             raise ValueError(f"max_steps must be at least 1 or None, not {excerpt(max_steps)}")

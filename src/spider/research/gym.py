@@ -47,7 +47,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the extra is installe
 
 from numpy.typing import NDArray
 
-from spider.env import SpiderEnv
+from spider.env import MAX_STEPS, SpiderEnv
 from spider.errors import IllegalMove
 from spider.limits import excerpt
 from spider.research.observe import CARD_TYPES, Layout
@@ -58,7 +58,8 @@ __all__ = ["ENV_IDS", "Observation", "SpiderGymEnv", "register_envs"]
 ENV_IDS: Final = ("spider_solitaire/Spider-v0", "spider_solitaire/Spiderette-v0")
 """The registered environments."""
 
-MAX_EPISODE_STEPS: Final = 1000
+MAX_EPISODE_STEPS: Final = MAX_STEPS
+"""Steps after which an episode is truncated, as in :class:`~spider.env.SpiderEnv`."""
 
 Observation = dict[str, Any]
 """``{"face_up", "face_down", "deals_left", "completed"}`` (see the module's docstring)."""

@@ -27,7 +27,7 @@ turned, over the most there is; 1 exactly when the game is won.  :meth:`SpiderSt
 gives the same number before the end (for evaluators that cut play-outs short).
 
 Parameters: ``game`` (``"spider"``, ``"spiderette"``), ``suits`` (1, 2, 4), ``rule``
-(``"classic"``, ``"flexible"``), ``max_moves`` (1000).
+(``"classic"``, ``"flexible"``), ``max_moves`` (1000, :data:`spider.env.MAX_STEPS`).
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the extra is installe
     ) from None
 
 from spider.cards import card_text
+from spider.env import MAX_STEPS
 from spider.game import Game
 from spider.limits import excerpt
 from spider.moves import DEAL, Action, action_text
@@ -72,7 +73,7 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "game": "spider",
     "suits": 1,
     "rule": "classic",
-    "max_moves": 1000,
+    "max_moves": MAX_STEPS,
 }
 
 _GAME_TYPE: Final = pyspiel.GameType(
@@ -415,7 +416,7 @@ def true_outcome(state: SpiderState, game: Game) -> int:
 
 
 def play_deal(
-    deal: Game, bot: str, simulations: int, rollout: int, seed: int = 0, max_moves: int = 1000
+    deal: Game, bot: str, simulations: int, rollout: int, seed: int = 0, max_moves: int = MAX_STEPS
 ) -> int:
     """Play ``deal`` (a game at its start, changed in place) with OpenSpiel's ``bot``
     (:func:`make_bot`): the bot sees the OpenSpiel state, whose chance nodes get the deal's own
