@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from types import TracebackType
 from typing import TextIO
 
 __all__ = ["PLAIN_EVERY", "ProgressLine"]
@@ -21,7 +22,8 @@ PLAIN_EVERY = 10.0
 
 class ProgressLine:
     """One command's progress on ``stream`` (stderr when not given): :meth:`update` with each
-    new text, :meth:`close` at the end (also when nothing was shown)."""
+    new text, :meth:`close` at the end (also when nothing was shown); as a context manager,
+    ``with ProgressLine() as line:`` closes it however the block ends."""
 
     def __init__(
         self, stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic
@@ -60,3 +62,14 @@ class ProgressLine:
             self._pending = None
         self._shown = False
         self.stream.flush()
+
+    def __enter__(self) -> ProgressLine:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

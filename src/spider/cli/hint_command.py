@@ -79,15 +79,14 @@ def _think_harder(game: Game, args: argparse.Namespace) -> int:
         print("The game is won.")
         return 0
     show_progress = not (args.json or args.quiet)
-    progress_line = ProgressLine()
+    with ProgressLine() as progress_line:
 
-    def show(progress: ThinkProgress) -> None:
-        progress_line.update(
-            f"{progress.iterations} iterations, {progress.elapsed:.1f}s, best {progress.best} "
-            f"({100 * progress.share:.0f}%)"
-        )
+        def show(progress: ThinkProgress) -> None:
+            progress_line.update(
+                f"{progress.iterations} iterations, {progress.elapsed:.1f}s, best {progress.best} "
+                f"({100 * progress.share:.0f}%)"
+            )
 
-    try:
         report = think(
             game,
             iterations=args.iterations,
@@ -97,8 +96,6 @@ def _think_harder(game: Game, args: argparse.Namespace) -> int:
             progress=show if show_progress else None,
             progress_every=1,
         )
-    finally:
-        progress_line.close()
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
         return 0

@@ -46,12 +46,11 @@ def _command_solve(args: argparse.Namespace) -> int:
     from spider.solver.full.search import SolveProgress, solve
 
     game = load_game(args.source)
-    line = ProgressLine()
+    with ProgressLine() as line:
 
-    def show(progress: SolveProgress) -> None:
-        line.update(f"{progress.positions} positions, {progress.elapsed:.1f}s")
+        def show(progress: SolveProgress) -> None:
+            line.update(f"{progress.positions} positions, {progress.elapsed:.1f}s")
 
-    try:
         result = solve(
             game,
             time_limit=args.time_limit,
@@ -59,8 +58,6 @@ def _command_solve(args: argparse.Namespace) -> int:
             progress=None if args.json or args.quiet else show,
             progress_every=20_000,
         )
-    finally:
-        line.close()
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
@@ -79,15 +76,14 @@ def _command_review(args: argparse.Namespace) -> int:
     from spider.solver.review import ReviewProgress, review
 
     game = load_game(args.source)
-    line = ProgressLine()
+    with ProgressLine() as line:
 
-    def show(progress: ReviewProgress) -> None:
-        line.update(
-            f"position {progress.probing} of {progress.moves}, "
-            f"{progress.probes} searched, {progress.elapsed:.1f}s"
-        )
+        def show(progress: ReviewProgress) -> None:
+            line.update(
+                f"position {progress.probing} of {progress.moves}, "
+                f"{progress.probes} searched, {progress.elapsed:.1f}s"
+            )
 
-    try:
         report = review(
             game,
             time_limit=args.time,
@@ -96,8 +92,6 @@ def _command_review(args: argparse.Namespace) -> int:
             progress=None if args.json or args.quiet else show,
             progress_every=20_000,
         )
-    finally:
-        line.close()
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
