@@ -27,10 +27,13 @@ setup: $(STAMP) pyodide
 # installs them in seconds where pip takes most of a minute. Again when the version changes
 # (__version__ in src/spider/__init__.py), so that the installed metadata says it.
 UV_VERSION := 0.13.8
+# The lock pins PyTorch's CPU build (torch==2.13.0+cpu), which this kind of machine keeps in
+# /opt/wheels: uv looks there only when told (pip's configuration names it, uv's does not).
+TORCH_WHEELS := $(if $(wildcard /opt/wheels/torch-*),--find-links /opt/wheels)
 $(STAMP): pyproject.toml requirements.lock src/spider/__init__.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --quiet --python $(BIN)/python $(TORCH_WHEELS) -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
 
