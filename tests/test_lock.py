@@ -38,5 +38,7 @@ def test_every_dependency_is_pinned_within_its_range() -> None:
 
 def test_make_installs_from_the_lock() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "pip install --quiet --python $(BIN)/python -r requirements.lock" in makefile
+    assert "pip install --quiet --python $(BIN)/python $(TORCH_WHEELS) -r requirements.lock" in (
+        makefile
+    )
     assert "pip install --quiet --python $(BIN)/python --no-deps -e ." in makefile
