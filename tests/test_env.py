@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import spider.env
 from scripts.make_golden import PLAYTHROUGHS, playthrough
 from spider import DEAL, Game, IllegalMove, Move
-from spider.env import DEAL_ACTION, Observation, SpiderEnv
+from spider.env import DEAL_ACTION, Observation, SpiderEnv, progress_reward
 from spider.solver.hint.quick import hint_action, visited_positions
 from spider.solver.view import VisibleView
 from tests.helpers import VARIANTS, random_game, reshuffle_hidden
@@ -120,11 +120,11 @@ def test_steps_follow_the_engine(
         assert [i for i, allowed in enumerate(info["action_mask"]) if allowed] == sorted(legal)
         assert observation == Observation.of(game)
         action = rng.choice(info["legal_actions"])
-        score, down = game.score, sum(column.face_down for column in game.columns)
+        down = sum(column.face_down for column in game.columns)
         runs = len(game.completed)
         game.push(env.action_to_move(action))
         observation, reward, terminated, truncated, info = env.step(action)
-        assert reward == game.score - score
+        assert reward == progress_reward(info["cards_turned"], info["runs_removed"])
         assert info["runs_removed"] == len(game.completed) - runs
         assert info["cards_turned"] == down - sum(column.face_down for column in game.columns)
         assert terminated == (game.is_won or not info["legal_actions"])
@@ -183,7 +183,7 @@ def test_episode_is_truncated_at_max_steps_then_over() -> None:
 
 
 def test_a_won_game_terminates_with_its_reward() -> None:
-    env = SpiderEnv("spiderette", suits=1)
+    env = SpiderEnv("spiderette", suits=1, reward="score")
     env.reset(options={"number": 3})
     # Play the game to its last move with the solver's line, then the winning move by number.
     from spider.solver import solve
@@ -244,3 +244,29 @@ def test_the_hint_and_think_line_know_the_positions_passed_since_progress() -> N
             assert (before.columns, before.down) in visited_positions(env.game)
             return
     pytest.fail("no move without a card turned in 300 random steps")
+
+
+def test_the_reward_is_progress_or_the_score_change_and_nothing_else() -> None:
+    # One random episode played by both rewards: the score change goes dead once Spider's
+    # standard score sits at its floor of 0, the progress reward never does.
+    by_progress = SpiderEnv("spider", suits=1)
+    by_score = SpiderEnv("spider", suits=1, reward="score")
+    _, info = by_progress.reset(seed=3)
+    by_score.reset(seed=3)
+    rng = random.Random(3)
+    progress, scores = [], []
+    while True:
+        action = rng.choice(info["legal_actions"])
+        score = by_score.game.score
+        _, reward, terminated, truncated, info = by_progress.step(action)
+        progress.append(reward)
+        assert reward == progress_reward(info["cards_turned"], info["runs_removed"])
+        scores.append(by_score.step(action)[1])
+        assert scores[-1] == by_score.game.score - score
+        if terminated or truncated:
+            break
+    assert len(progress) == 1000 and {-0.001, 0.049} <= set(progress)
+    assert 0 in scores[600:] and -1 not in scores[600:]
+    assert repr(by_score).endswith("reward='score')")
+    with pytest.raises(ValueError, match=r"'progress' or 'score', not 'Score'"):
+        SpiderEnv(reward="Score")

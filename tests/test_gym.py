@@ -16,7 +16,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import spider.research.gym  # noqa: E402
 import spider.research.observe  # noqa: E402
 from spider import Game  # noqa: E402
-from spider.env import MAX_STEPS, SpiderEnv  # noqa: E402
+from spider.env import MAX_STEPS, SpiderEnv, progress_reward  # noqa: E402
 from spider.research.gym import ENV_IDS, SpiderGymEnv  # noqa: E402
 from tests.helpers import reshuffle_hidden  # noqa: E402
 
@@ -49,6 +49,8 @@ def test_registered_spaces_and_the_module_prefix() -> None:
     assert space["completed"].shape == (8,)
     with pytest.raises(ValueError, match="render_mode"):
         SpiderGymEnv(render_mode="human")
+    with pytest.raises(ValueError, match="reward must be 'progress' or 'score'"):
+        gymnasium.make(ENV_IDS[0], reward="win")
     with pytest.raises(ValueError, match="classic rule only"):
         gymnasium.make(ENV_IDS[1], suits=2, rule="flexible")
 
@@ -80,7 +82,8 @@ def test_masks_illegal_actions_and_rendering() -> None:
     assert text is not None and "[##]" in text and "Deals left" in text
     legal = info["legal_actions"][-1]
     _, reward, _, _, info = env.step(legal)
-    assert info["illegal"] is None and reward == -1.0 and info["moves"] == 1
+    assert info["illegal"] is None and info["moves"] == 1
+    assert reward == progress_reward(info["cards_turned"], info["runs_removed"])
 
 
 def test_a_vector_env_runs_with_masks() -> None:
@@ -127,3 +130,10 @@ def test_every_environment_truncates_after_the_same_number_of_steps() -> None:
     assert SpiderEnv().max_steps == MAX_STEPS == 1000
     spec = gymnasium.make(ENV_IDS[0]).spec
     assert spec is not None and spec.max_episode_steps == MAX_STEPS
+
+
+def test_the_score_reward_is_the_score_change() -> None:
+    env = gymnasium.make(ENV_IDS[1], suits=1, reward="score")
+    _, info = env.reset(seed=2)
+    _, reward, _, _, info = env.step(info["legal_actions"][-1])
+    assert reward == -1.0 and info["score"] == 499

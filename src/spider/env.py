@@ -9,7 +9,7 @@ Examples:
     'deal'
     >>> observation, reward, terminated, truncated, info = env.step(action)
     >>> reward, terminated, truncated
-    (-1, False, False)
+    (-0.001, False, False)
 
 Actions are integers, as in OpenSpiel: ``0`` deals, and a card move ``(src, dst, count)`` is
 ``1 + (src * columns + dst) * 13 + count - 1``, so the action space has a fixed size
@@ -18,7 +18,9 @@ come as a list and as a mask.  :meth:`SpiderEnv.action_to_string` writes one in 
 of ``docs/notation.md``.
 
 The observation is what a player sees, never a face-down card or the stock order (see
-:class:`Observation`); the reward is the change of the game's score.  ``env.game`` is the
+:class:`Observation`).  The reward is the progress of the game by default
+(:func:`progress_reward`: 0.05 a card turned face up, 1 a run removed, 0.001 off every action),
+or, with ``reward="score"``, the change of the game's score.  ``env.game`` is the
 underlying :class:`~spider.Game`, with every card: a bot that reads it is not playing fair.
 :meth:`SpiderEnv.hint_action` asks the quick hint (:mod:`spider.solver.hint.quick`) for one action
 and :meth:`SpiderEnv.think_line` asks "Think harder" (:mod:`spider.solver.think.harder`) for a line
@@ -47,6 +49,10 @@ __all__ = [
     "DEAL_ACTION",
     "HISTORY_KEPT",
     "MAX_STEPS",
+    "PROGRESS_PER_CARD",
+    "PROGRESS_PER_RUN",
+    "REWARDS",
+    "STEP_COST",
     "Observation",
     "SpiderEnv",
     "StepResult",
@@ -54,6 +60,7 @@ __all__ = [
     "decode_action",
     "encode_action",
     "legal_action_numbers",
+    "progress_reward",
 ]
 
 DEAL_ACTION: Final = 0
@@ -68,6 +75,51 @@ HISTORY_KEPT: Final = 1000
 undo: the history is where the hint and "Think harder" read the positions passed since the last
 card turned (:func:`spider.solver.hint.quick.visited_positions`), so that a bot following them does
 not lead back to one.  Bounded, so that a long episode's memory stays small."""
+
+
+REWARDS: Final = ("progress", "score")
+"""The rewards an environment can give (its ``reward=`` keyword): ``"progress"``
+(:func:`progress_reward`, the default) or ``"score"`` (the change of the game's score)."""
+
+PROGRESS_PER_CARD: Final = 0.05
+"""Progress reward for each card turned face up (5 points of the reveal scoring, over 100)."""
+
+PROGRESS_PER_RUN: Final = 1.0
+"""Progress reward for each run removed (100 points of the reveal scoring, over 100)."""
+
+STEP_COST: Final = 0.001
+"""What every action (move or deal) takes off the progress reward."""
+
+
+def progress_reward(cards_turned: int, runs_removed: int) -> float:
+    """The progress reward of an action that turned ``cards_turned`` cards face up and removed
+    ``runs_removed`` runs: ``0.05 * cards_turned + 1.0 * runs_removed - 0.001``.
+
+    It is the reveal scoring's gain (5 a card turned, 100 a run removed) in units of one run,
+    less a small cost per action:
+
+    - It never goes dead.  The standard score cannot drop below 0 in Spider, so once about 500
+      actions have cost their point each, every action is worth 0 and only a removed run still
+      pays; here an action that makes no progress always costs :data:`STEP_COST`.
+    - It cannot be farmed.  A face-down card turns face up once and a removed run never comes
+      back, so the positive part of an episode's return is bounded by the deal (Spider: 44 cards
+      and 8 runs, 10.2; Spiderette: 21 cards and 4 runs, 5.05), and moving cards back and forth
+      earns nothing but the step cost.
+    - The win needs no bonus of its own: a game is won exactly when its last run is removed, so
+      every won game has the largest progress a deal allows.  Dealing earns nothing by itself
+      (the stock's cards come face up, none turns), so it is played when it helps, not for pay.
+    - The step cost is small next to the progress: 1,000 actions without progress cost as much
+      as one run, and the discounted cost of going on for ever (discount 0.99) is at most 0.1,
+      two cards.  It breaks ties towards shorter play and makes an idle action worth less than
+      progress.
+
+    Examples:
+        >>> progress_reward(0, 0), progress_reward(1, 0), progress_reward(1, 1)
+        (-0.001, 0.049, 1.049)
+    """
+    # Rounded so that equal progress gives equal floats (0.05 + 1.0 - 0.001 is 1.0490000000000002).
+    gain = PROGRESS_PER_CARD * cards_turned + PROGRESS_PER_RUN * runs_removed
+    return round(gain - STEP_COST, 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +158,7 @@ class Observation:
         return tuple(tuple(card_text(card) for card in column) for column in self.columns)
 
 
-StepResult = tuple[Observation, int, bool, bool, dict[str, Any]]
+StepResult = tuple[Observation, float, bool, bool, dict[str, Any]]
 """``(observation, reward, terminated, truncated, info)``, as Gymnasium's ``step`` returns."""
 
 
@@ -158,6 +210,10 @@ def legal_action_numbers(game: Game, columns: int) -> list[int]:
 class SpiderEnv:
     """One game at a time of one variant, played through integer actions.
 
+    ``reward`` is ``"progress"`` (the default, :func:`progress_reward`) or ``"score"`` (the change
+    of the game's score: under standard scoring -1 an action, +100 a run removed, and never below
+    0 in Spider, so that late in a long game most actions are worth 0).
+
     ``max_steps`` bounds an episode (``truncated`` becomes true when it is reached; None for no
     bound; by default :data:`MAX_STEPS`, as in the Gymnasium and OpenSpiel adapters).  An episode
     terminates when the game is won or when no action is legal at all.
@@ -174,7 +230,10 @@ class SpiderEnv:
         rule: str = "classic",
         scoring: str = "standard",
         max_steps: int | None = MAX_STEPS,
+        reward: str = "progress",
     ) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be 'progress' or 'score', not {excerpt(reward)}")
         if max_steps is not None and max_steps < 1:
             raise ValueError(f"max_steps must be at least 1 or None, not {excerpt(max_steps)}")
         # Deal once to check the options (a bad variant fails here, not at the first reset).
@@ -183,6 +242,8 @@ class SpiderEnv:
         self.columns = len(probe.columns)
         self.num_actions = action_count(self.columns)
         self.max_steps = max_steps
+        self.reward = reward
+        self._reward_is_score = reward == "score"
         self._rng = random.Random()
         self._game: Game | None = None
         self._code: str | None = None
@@ -193,7 +254,7 @@ class SpiderEnv:
         v = self.variant
         return (
             f"SpiderEnv({v.game!r}, suits={v.suits}, rule={v.rule!r}, scoring={v.scoring!r}, "
-            f"max_steps={self.max_steps!r})"
+            f"max_steps={self.max_steps!r}, reward={self.reward!r})"
         )
 
     # ---- actions ----
@@ -281,13 +342,17 @@ class SpiderEnv:
         runs = len(game.completed)
         game.push(played)
         self._steps += 1
-        info = self._info(
-            runs_removed=len(game.completed) - runs, cards_turned=face_down - sum(game.face_down)
-        )
+        runs_removed = len(game.completed) - runs
+        cards_turned = face_down - sum(game.face_down)
+        info = self._info(runs_removed=runs_removed, cards_turned=cards_turned)
         terminated = game.is_won or not info["legal_actions"]
         truncated = not terminated and self._steps == self.max_steps
         self._over = terminated or truncated
-        return Observation.of(game), game.score - score, terminated, truncated, info
+        if self._reward_is_score:
+            reward: float = game.score - score
+        else:
+            reward = progress_reward(cards_turned, runs_removed)
+        return Observation.of(game), reward, terminated, truncated, info
 
     def hint_action(self) -> int | None:
         """The action the quick hint recommends (:func:`spider.solver.hint.quick.hint_action`, from

@@ -10,14 +10,17 @@ Examples:
     >>> action = int(info["action_mask"].nonzero()[0][-1])  # a legal action
     >>> observation, reward, terminated, truncated, info = env.step(action)
 
-``spider_solitaire/Spider-v0`` (keyword arguments ``suits=``, ``rule=``, ``scoring=``) and
-``spider_solitaire/Spiderette-v0`` (``suits=``, ``scoring=``) are registered when this module is
-imported; ``gymnasium.make("spider.research.gym:spider_solitaire/Spider-v0")`` imports it for you.
+``spider_solitaire/Spider-v0`` (keyword arguments ``suits=``, ``rule=``, ``scoring=``,
+``reward=``) and ``spider_solitaire/Spiderette-v0`` (``suits=``, ``scoring=``, ``reward=``) are
+registered when this module is imported;
+``gymnasium.make("spider.research.gym:spider_solitaire/Spider-v0")`` imports it for you.
 Both stop an episode after 1,000 steps (``max_episode_steps=`` to change it).
 
 The rules, the integer actions and the rewards are :class:`spider.env.SpiderEnv`'s; this module
-gives them Gymnasium's spaces.  The observation is what a player sees
-(:mod:`spider.research.observe`):
+gives them Gymnasium's spaces.  ``reward="progress"`` (the default) pays each action's progress
+(:func:`spider.env.progress_reward`: 0.05 a card turned face up, 1 a run removed, 0.001 off
+every action); ``reward="score"`` pays the change of the game's score.  The observation is what
+a player sees (:mod:`spider.research.observe`):
 
 - ``face_up``: columns x depth, each column's face-up cards bottom to top as card indices
   ``suit * 13 + rank`` (1..52; spades 0, hearts 1, diamonds 2, clubs 3), 0 past the last card;
@@ -66,7 +69,12 @@ Observation = dict[str, Any]
 
 
 class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
-    """One variant of Spider as a Gymnasium environment."""
+    """One variant of Spider as a Gymnasium environment.
+
+    ``game``, ``suits``, ``rule`` and ``scoring`` choose the variant; ``reward`` is
+    ``"progress"`` (the default) or ``"score"`` (see :class:`spider.env.SpiderEnv`; ``ValueError``
+    for anything else); ``illegal_reward`` is the reward of an action the rules refuse.
+    """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
@@ -78,10 +86,13 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
         scoring: str = "standard",
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
+        reward: str = "progress",
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {excerpt(render_mode)}")
-        self._env = SpiderEnv(game, suits=suits, rule=rule, scoring=scoring, max_steps=None)
+        self._env = SpiderEnv(
+            game, suits=suits, rule=rule, scoring=scoring, max_steps=None, reward=reward
+        )
         self.layout = Layout.of(self._env.variant)
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
