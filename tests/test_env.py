@@ -263,8 +263,11 @@ def test_the_reward_is_progress_or_the_score_change_and_nothing_else() -> None:
         assert reward == progress_reward(info["cards_turned"], info["runs_removed"])
         scores.append(by_score.step(action)[1])
         assert scores[-1] == by_score.game.score - score
+        assert info["episode_return"] == sum(progress) == by_progress.episode_return
         if terminated or truncated:
             break
+    assert info["cards_turned_total"] == 44 - sum(by_progress.game.face_down)
+    assert info["runs_removed_total"] == len(by_progress.game.completed)
     assert len(progress) == 1000 and {-0.001, 0.049} <= set(progress)
     assert 0 in scores[600:] and -1 not in scores[600:]
     assert repr(by_score).endswith("reward='score')")

@@ -13,6 +13,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
+import spider.research.arrays  # noqa: E402
 import spider.research.gym  # noqa: E402
 import spider.research.observe  # noqa: E402
 from spider import Game  # noqa: E402
@@ -22,7 +23,7 @@ from tests.helpers import reshuffle_hidden  # noqa: E402
 
 
 def test_module_examples_run() -> None:
-    for module in (spider.research.gym, spider.research.observe):
+    for module in (spider.research.gym, spider.research.observe, spider.research.arrays):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
 
@@ -137,3 +138,31 @@ def test_the_score_reward_is_the_score_change() -> None:
     _, info = env.reset(seed=2)
     _, reward, _, _, info = env.step(info["legal_actions"][-1])
     assert reward == -1.0 and info["score"] == 499
+
+
+def test_cumulative_counters_are_the_sums_of_the_per_step_ones() -> None:
+    # A random 1,000-step episode, now and then an action the rules refuse.
+    env = gymnasium.make(ENV_IDS[0], suits=1)
+    _, info = env.reset(seed=4)
+    assert (info["cards_turned_total"], info["runs_removed_total"]) == (0, 0)
+    assert info["episode_return"] == 0.0
+    rng = np.random.default_rng(4)
+    rewards, turned, runs = [], 0, 0
+    while True:
+        if len(rewards) % 50 == 49:
+            action = int(rng.integers(1301))
+        else:
+            action = int(rng.choice(info["legal_actions"]))
+        _, reward, terminated, truncated, info = env.step(action)
+        rewards.append(reward)
+        turned += info["cards_turned"]
+        runs += info["runs_removed"]
+        assert (info["cards_turned_total"], info["runs_removed_total"]) == (turned, runs)
+        assert info["episode_return"] == pytest.approx(sum(rewards))
+        if terminated or truncated:
+            break
+    assert len(rewards) == 1000 and turned > 0
+    assert {-0.001, 0.049, -1.0} <= set(rewards)  # never one value: progress pays, refusals cost
+    assert env.unwrapped.spider_env.cards_turned_total == turned
+    _, info = env.reset()
+    assert (info["cards_turned_total"], info["episode_return"]) == (0, 0.0)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from spider.cards import card_text
 from spider.game import Game
@@ -56,6 +56,7 @@ __all__ = [
     "Observation",
     "SpiderEnv",
     "StepResult",
+    "Transition",
     "action_count",
     "decode_action",
     "encode_action",
@@ -162,6 +163,23 @@ StepResult = tuple[Observation, float, bool, bool, dict[str, Any]]
 """``(observation, reward, terminated, truncated, info)``, as Gymnasium's ``step`` returns."""
 
 
+class Transition(NamedTuple):
+    """What one action did (:meth:`SpiderEnv.play`): a step without its observation and
+    ``info``, for adapters that build their own."""
+
+    action: Action
+    """The move or :data:`~spider.DEAL` played."""
+    reward: float
+    terminated: bool
+    truncated: bool
+    cards_turned: int
+    """Cards turned face up by the action."""
+    runs_removed: int
+    """Runs removed by the action."""
+    legal_actions: list[int]
+    """The legal actions after it, sorted."""
+
+
 def action_count(columns: int) -> int:
     """The size of the action encoding of a table of ``columns`` columns: the deal, then every
     (source, destination, count)."""
@@ -201,10 +219,16 @@ def encode_action(action: Action, columns: int) -> int:
 def legal_action_numbers(game: Game, columns: int) -> list[int]:
     """The legal actions of ``game`` as integers (:func:`encode_action`), sorted: the deal, 0,
     first when it is allowed."""
-    actions = [encode_action(move, columns) for move in game.legal_moves()]
+    # encode_action's formula without its checks: the engine's moves are in range.
+    actions = sorted(
+        [
+            1 + (src * columns + dst) * RUN_LENGTH + count - 1
+            for src, dst, count in game.legal_moves()
+        ]
+    )
     if game.can_deal:
-        actions.append(DEAL_ACTION)
-    return sorted(actions)
+        actions.insert(0, DEAL_ACTION)
+    return actions
 
 
 class SpiderEnv:
@@ -220,7 +244,9 @@ class SpiderEnv:
 
     ``info`` (from :meth:`reset` and :meth:`step`) holds ``legal_actions`` (sorted ints),
     ``action_mask`` (a tuple of ``num_actions`` booleans), ``code`` (the deal's game code),
-    ``won``, ``runs_removed`` and ``cards_turned`` (by the last action).
+    ``won``, ``cards_turned`` and ``runs_removed`` (by the last action only, 0 after a reset),
+    and since the reset ``cards_turned_total``, ``runs_removed_total`` and ``episode_return``
+    (the sum of the rewards).
     """
 
     def __init__(
@@ -249,6 +275,12 @@ class SpiderEnv:
         self._code: str | None = None
         self._steps = 0
         self._over = False
+        self._legal: list[int] = []
+        self._mask = [False] * self.num_actions
+        self._marked: tuple[int, ...] = ()  # the actions self._mask holds True
+        self._cards_turned_total = 0
+        self._runs_removed_total = 0
+        self._return: float = 0
 
     def __repr__(self) -> str:
         v = self.variant
@@ -318,6 +350,9 @@ class SpiderEnv:
         self._code = self._game.code
         self._steps = 0
         self._over = False
+        self._legal = legal_action_numbers(self._game, self.columns)
+        self._cards_turned_total = self._runs_removed_total = 0
+        self._return = 0
         return Observation.of(self._game), self._info(runs_removed=0, cards_turned=0)
 
     def _from_text(self, text: object) -> Game:
@@ -333,10 +368,18 @@ class SpiderEnv:
     def step(self, action: int) -> StepResult:
         """Play ``action``; raises :class:`~spider.IllegalMove` (and changes nothing) when the
         rules refuse it, and ``RuntimeError`` once the episode is over."""
+        played = self.play(action)
+        info = self._info(runs_removed=played.runs_removed, cards_turned=played.cards_turned)
+        observation = Observation.of(self.game)
+        return observation, played.reward, played.terminated, played.truncated, info
+
+    def play(self, action: int) -> Transition:
+        """:meth:`step` without the observation and ``info``: play ``action`` and say what it
+        did (the reward, the end, the counts, the legal actions after it).  The same errors."""
         game = self.game
         if self._over:
             raise RuntimeError("the episode is over: call reset()")
-        played = self.action_to_move(action)
+        played = decode_action(action, self.columns)
         score = game.score
         face_down = sum(game.face_down)
         runs = len(game.completed)
@@ -344,15 +387,33 @@ class SpiderEnv:
         self._steps += 1
         runs_removed = len(game.completed) - runs
         cards_turned = face_down - sum(game.face_down)
-        info = self._info(runs_removed=runs_removed, cards_turned=cards_turned)
-        terminated = game.is_won or not info["legal_actions"]
+        legal = self._legal = legal_action_numbers(game, self.columns)
+        terminated = game.is_won or not legal
         truncated = not terminated and self._steps == self.max_steps
         self._over = terminated or truncated
         if self._reward_is_score:
             reward: float = game.score - score
         else:
             reward = progress_reward(cards_turned, runs_removed)
-        return Observation.of(game), reward, terminated, truncated, info
+        self._cards_turned_total += cards_turned
+        self._runs_removed_total += runs_removed
+        self._return += reward
+        return Transition(played, reward, terminated, truncated, cards_turned, runs_removed, legal)
+
+    @property
+    def cards_turned_total(self) -> int:
+        """Cards turned face up since the last :meth:`reset`."""
+        return self._cards_turned_total
+
+    @property
+    def runs_removed_total(self) -> int:
+        """Runs removed since the last :meth:`reset`."""
+        return self._runs_removed_total
+
+    @property
+    def episode_return(self) -> float:
+        """The sum of the rewards since the last :meth:`reset`."""
+        return self._return
 
     def hint_action(self) -> int | None:
         """The action the quick hint recommends (:func:`spider.solver.hint.quick.hint_action`, from
@@ -378,6 +439,7 @@ class SpiderEnv:
 
     def info(self) -> dict[str, Any]:
         """The ``info`` of the current position, as if no action had just been played."""
+        self._legal = legal_action_numbers(self.game, self.columns)
         return self._info(runs_removed=0, cards_turned=0)
 
     def render(self) -> str:
@@ -385,15 +447,21 @@ class SpiderEnv:
         return str(self.game)
 
     def _info(self, runs_removed: int, cards_turned: int) -> dict[str, Any]:
-        legal = self.legal_actions()
-        mask = [False] * self.num_actions
+        legal = self._legal
+        mask = self._mask  # kept from step to step: only the actions that change are written
+        for action in self._marked:
+            mask[action] = False
         for action in legal:
             mask[action] = True
+        self._marked = tuple(legal)
         return {
-            "legal_actions": legal,
+            "legal_actions": list(legal),
             "action_mask": tuple(mask),
             "code": self._code,
             "won": self.game.is_won,
             "runs_removed": runs_removed,
             "cards_turned": cards_turned,
+            "cards_turned_total": self._cards_turned_total,
+            "runs_removed_total": self._runs_removed_total,
+            "episode_return": self._return,
         }

@@ -11,8 +11,8 @@ Examples:
     >>> observation, reward, terminated, truncated, info = env.step(action)
 
 ``spider_solitaire/Spider-v0`` (keyword arguments ``suits=``, ``rule=``, ``scoring=``,
-``reward=``) and ``spider_solitaire/Spiderette-v0`` (``suits=``, ``scoring=``, ``reward=``) are
-registered when this module is imported;
+``reward=``, ``observation=``) and ``spider_solitaire/Spiderette-v0`` (the same but ``rule=``)
+are registered when this module is imported;
 ``gymnasium.make("spider.research.gym:spider_solitaire/Spider-v0")`` imports it for you.
 Both stop an episode after 1,000 steps (``max_episode_steps=`` to change it).
 
@@ -20,7 +20,7 @@ The rules, the integer actions and the rewards are :class:`spider.env.SpiderEnv`
 gives them Gymnasium's spaces.  ``reward="progress"`` (the default) pays each action's progress
 (:func:`spider.env.progress_reward`: 0.05 a card turned face up, 1 a run removed, 0.001 off
 every action); ``reward="score"`` pays the change of the game's score.  The observation is what
-a player sees (:mod:`spider.research.observe`):
+a player sees (:mod:`spider.research.observe`); with ``observation="indices"`` (the default):
 
 - ``face_up``: columns x depth, each column's face-up cards bottom to top as card indices
   ``suit * 13 + rank`` (1..52; spades 0, hearts 1, diamonds 2, clubs 3), 0 past the last card;
@@ -28,9 +28,17 @@ a player sees (:mod:`spider.research.observe`):
 - ``deals_left``: the deals left in the stock;
 - ``completed``: the suit (1..4) of each run removed, in order, 0 for runs not removed yet.
 
+``observation="onehot"`` gives the same parts one-hot, as flat ``uint8`` vectors for a network
+(:mod:`spider.research.arrays`; Stable-Baselines3's ``MultiInputPolicy`` takes them without a
+warning).
+
 ``info["action_mask"]`` (and :meth:`SpiderGymEnv.action_masks`) marks the legal actions.  An
 action of the space that the rules refuse changes nothing: its reward is ``illegal_reward``
 (-1) and ``info["illegal"]`` holds the engine's code (``"no-target"``, ``"stock-empty"``, ...).
+``info`` also holds ``cards_turned`` and ``runs_removed`` (by the last action only) and, since
+the reset, ``cards_turned_total``, ``runs_removed_total`` and ``episode_return`` (the sum of the
+rewards, refused actions' included), with ``legal_actions``, ``code``, ``won``, ``score`` and
+``moves``.
 """
 
 from __future__ import annotations
@@ -50,10 +58,12 @@ except ModuleNotFoundError as error:  # pragma: no cover - the extra is installe
 
 from numpy.typing import NDArray
 
-from spider.env import MAX_STEPS, SpiderEnv
+from spider.env import MAX_STEPS, SpiderEnv, Transition
 from spider.errors import IllegalMove
 from spider.limits import excerpt
-from spider.research.observe import CARD_TYPES, Layout
+from spider.moves import DEAL
+from spider.research.arrays import observation_arrays
+from spider.research.observe import Layout
 from spider.shuffle import MAX_NUMBER
 
 __all__ = ["ENV_IDS", "Observation", "SpiderGymEnv", "register_envs"]
@@ -73,7 +83,9 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
 
     ``game``, ``suits``, ``rule`` and ``scoring`` choose the variant; ``reward`` is
     ``"progress"`` (the default) or ``"score"`` (see :class:`spider.env.SpiderEnv`; ``ValueError``
-    for anything else); ``illegal_reward`` is the reward of an action the rules refuse.
+    for anything else); ``illegal_reward`` is the reward of an action the rules refuse;
+    ``observation`` is ``"indices"`` (the default) or ``"onehot"`` (see
+    :mod:`spider.research.arrays`; ``ValueError`` for anything else).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
@@ -87,6 +99,7 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
         reward: str = "progress",
+        observation: str = "indices",
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {excerpt(render_mode)}")
@@ -94,19 +107,15 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
             game, suits=suits, rule=rule, scoring=scoring, max_steps=None, reward=reward
         )
         self.layout = Layout.of(self._env.variant)
+        self._arrays = observation_arrays(self.layout, observation)
+        self.observation_kind = observation
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
-        layout = self.layout
-        self.action_space = spaces.Discrete(layout.num_actions)
-        self.observation_space = spaces.Dict(
-            {
-                "face_up": spaces.Box(0, CARD_TYPES, (layout.columns, layout.depth), dtype=np.int8),
-                "face_down": spaces.Box(0, layout.max_face_down, (layout.columns,), np.int8),
-                "deals_left": spaces.Discrete(layout.deals + 1),
-                "completed": spaces.Box(0, 4, (layout.runs,), np.int8),
-            }
-        )
-        self._mask = np.zeros(layout.num_actions, np.int8)
+        self.action_space = spaces.Discrete(self.layout.num_actions)
+        self.observation_space = self._arrays.space()
+        self._mask = np.zeros(self.layout.num_actions, np.int8)
+        self._return = 0.0
+        self._code: str | None = None
 
     @property
     def spider_env(self) -> SpiderEnv:
@@ -131,18 +140,31 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
         if "number" not in options and "position" not in options:
             options["number"] = int(self.np_random.integers(MAX_NUMBER + 1))
         _, info = self._env.reset(options=options)
-        return self._observe(), self._info(info)
+        self._arrays.write_all(self._env.game)
+        self._return = 0.0
+        self._code = info["code"]
+        return self._arrays.observation(), self._info(info["legal_actions"], 0, 0)
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play ``action``; an action the rules refuse changes nothing (``info["illegal"]``)."""
-        if not self.action_space.contains(action):
+        if isinstance(action, (int, np.integer)):  # what agents pass: checked without the space
+            known = 0 <= action < self.layout.num_actions
+        else:
+            known = self.action_space.contains(action)
+        if not known:
             raise ValueError(f"action {excerpt(action)} is not in {self.action_space}")
         try:
-            _, reward, terminated, truncated, info = self._env.step(int(action))
+            played = self._env.play(int(action))
         except IllegalMove as error:
-            info = self._info(self._env.info(), illegal=error.code)
-            return self._observe(), self.illegal_reward, False, False, info
-        return self._observe(), float(reward), terminated, truncated, self._info(info)
+            self._return += self.illegal_reward
+            legal = self._env.legal_actions()
+            info = self._info(legal, 0, 0, illegal=error.code)
+            return self._arrays.observation(), self.illegal_reward, False, False, info
+        self._write(played)
+        reward = float(played.reward)
+        self._return += reward
+        info = self._info(played.legal_actions, played.cards_turned, played.runs_removed)
+        return self._arrays.observation(), reward, played.terminated, played.truncated, info
 
     def render(self) -> str | None:
         """The table as text, face-down cards hidden (``render_mode="ansi"``)."""
@@ -151,21 +173,37 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
             return None
         return self._env.render()
 
-    def _observe(self) -> Observation:
-        rows = self.layout.visible(self._env.game)
-        return {
-            "face_up": np.array(rows.face_up, np.int8),
-            "face_down": np.array(rows.face_down, np.int8),
-            "deals_left": np.int64(rows.deals_left),
-            "completed": np.array(rows.completed, np.int8),
-        }
-
-    def _info(self, info: dict[str, Any], illegal: str | None = None) -> dict[str, Any]:
-        self._mask = np.array(info["action_mask"], np.int8)
+    def _write(self, played: Transition) -> None:
+        """Write again the parts of the observation ``played`` changed."""
         game = self._env.game
+        position = game.position()
+        if played.action == DEAL:
+            self._arrays.write_columns(position, range(self.layout.columns))
+            self._arrays.write_deals_left(game.deals_left)
+        else:
+            src, dst, _ = played.action
+            self._arrays.write_columns(position, (src, dst))
+        if played.runs_removed:
+            self._arrays.write_completed(position)
+
+    def _info(
+        self, legal: list[int], cards_turned: int, runs_removed: int, illegal: str | None = None
+    ) -> dict[str, Any]:
+        mask = self._mask
+        mask.fill(0)
+        mask[legal] = 1
+        env = self._env
+        game = env.game
         return {
-            **info,
-            "action_mask": self._mask.copy(),
+            "legal_actions": legal,
+            "action_mask": mask.copy(),
+            "code": self._code,
+            "won": game.is_won,
+            "cards_turned": cards_turned,
+            "runs_removed": runs_removed,
+            "cards_turned_total": env.cards_turned_total,
+            "runs_removed_total": env.runs_removed_total,
+            "episode_return": self._return,
             "illegal": illegal,
             "score": game.score,
             "moves": game.moves,
