@@ -5,9 +5,12 @@ from __future__ import annotations
 import doctest
 import random
 import re
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 gymnasium = pytest.importorskip("gymnasium")
 
@@ -19,6 +22,7 @@ import spider.research.observe  # noqa: E402
 from spider import Game  # noqa: E402
 from spider.env import MAX_STEPS, SpiderEnv, progress_reward  # noqa: E402
 from spider.research.gym import ENV_IDS, SpiderGymEnv  # noqa: E402
+from spider.research.observe import Layout, VisibleRows  # noqa: E402
 from tests.helpers import reshuffle_hidden  # noqa: E402
 
 
@@ -166,3 +170,103 @@ def test_cumulative_counters_are_the_sums_of_the_per_step_ones() -> None:
     assert env.unwrapped.spider_env.cards_turned_total == turned
     _, info = env.reset()
     assert (info["cards_turned_total"], info["episode_return"]) == (0, 0.0)
+
+
+def one_hot(rows: VisibleRows, layout: Layout) -> dict[str, np.ndarray]:
+    """The one-hot observation of ``rows``, built from scratch, place by place."""
+    face_up = np.zeros((layout.columns, layout.depth, 52), np.uint8)
+    for column, row in enumerate(rows.face_up):
+        for place, index in enumerate(row):
+            if index:
+                face_up[column, place, index - 1] = 1
+    completed = np.zeros((layout.runs, 4), np.uint8)
+    for run, suit in enumerate(rows.completed):
+        if suit:
+            completed[run, suit - 1] = 1
+    return {
+        "face_up": face_up.ravel(),
+        "face_down": np.eye(layout.max_face_down + 1, dtype=np.uint8)[rows.face_down].ravel(),
+        "deals_left": np.eye(layout.deals + 1, dtype=np.uint8)[rows.deals_left],
+        "completed": completed.ravel(),
+    }
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    variant=st.sampled_from(
+        [("spider", 1, "classic"), ("spider", 4, "flexible"), ("spiderette", 2, "classic")]
+    ),
+    number=st.integers(0, 10**6),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(1, 400),
+)
+def test_observations_kept_column_by_column_equal_ones_built_from_scratch(
+    variant: tuple[str, int, str], number: int, seed: int, steps: int
+) -> None:
+    # Random play, now and then an action the rules refuse: each observation, of either kind,
+    # is the one built from the whole position (Layout.visible), and stays as it was handed out.
+    envs = [SpiderGymEnv(*variant, observation=kind) for kind in ("indices", "onehot")]
+    (seen, info), (seen_onehot, _) = (env.reset(options={"number": number}) for env in envs)
+    first, first_onehot = seen["face_up"].copy(), seen_onehot["face_up"].copy()
+    layout, game = envs[0].layout, envs[0].spider_env.game
+    rng = random.Random(seed)
+    for _ in range(steps):
+        rows = layout.visible(game)
+        assert np.array_equal(seen["face_up"], rows.face_up)
+        assert np.array_equal(seen["face_down"], rows.face_down)
+        assert seen["deals_left"] == rows.deals_left
+        assert np.array_equal(seen["completed"], rows.completed)
+        expected = one_hot(rows, layout)
+        assert all(np.array_equal(seen_onehot[key], expected[key]) for key in expected)
+        assert envs[1].observation_space.contains(seen_onehot)
+        if rng.random() < 0.1:
+            action = rng.randrange(layout.num_actions)
+        else:
+            action = rng.choice(info["legal_actions"])
+        (seen, _, terminated, _, info), (seen_onehot, *_) = (env.step(action) for env in envs)
+        if terminated:
+            break
+    assert np.array_equal(envs[0].reset(options={"number": number})[0]["face_up"], first)
+    assert np.array_equal(envs[1].reset(options={"number": number})[0]["face_up"], first_onehot)
+
+
+def test_the_onehot_observation_is_flat_and_bad_keywords_are_refused() -> None:
+    env = gymnasium.make(ENV_IDS[0], suits=2, observation="onehot")
+    space = env.observation_space
+    shapes = {key: space[key].shape for key in ("face_up", "face_down", "deals_left", "completed")}
+    assert shapes == {
+        "face_up": (10 * 78 * 52,),
+        "face_down": (10 * 6,),
+        "deals_left": (6,),
+        "completed": (8 * 4,),
+    }
+    assert all(space[key].dtype == np.uint8 for key in shapes)
+    check_env(env.unwrapped)
+    with pytest.raises(ValueError, match="observation must be 'indices' or 'onehot', not 'image'"):
+        gymnasium.make(ENV_IDS[1], observation="image")
+
+
+def test_stable_baselines3_takes_the_onehot_observation_without_a_warning() -> None:
+    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    env = gymnasium.make(ENV_IDS[1], suits=1, observation="onehot")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sb3_checker.check_env(env.unwrapped)
+
+
+def test_the_onehot_parts_end_to_end_are_openspiels_observation_tensor() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import spider.research.openspiel  # noqa: F401 - registers the game
+
+    state = pyspiel.load_game("spider_solitaire", {"game": "spiderette", "suits": 2})
+    state = state.new_initial_state()
+    rng = random.Random(1)
+    while state.move_number() < 60:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    env = SpiderGymEnv("spiderette", suits=2, observation="onehot")
+    seen, _ = env.reset(options={"position": state.game.to_text()})
+    parts = [seen[key] for key in ("face_up", "face_down", "deals_left", "completed")]
+    assert np.array_equal(np.concatenate(parts), state.observation_tensor(0))
