@@ -270,3 +270,23 @@ def test_the_onehot_parts_end_to_end_are_openspiels_observation_tensor() -> None
     seen, _ = env.reset(options={"position": state.game.to_text()})
     parts = [seen[key] for key in ("face_up", "face_down", "deals_left", "completed")]
     assert np.array_equal(np.concatenate(parts), state.observation_tensor(0))
+
+
+def test_an_async_vector_env_steps_in_processes_with_batched_masks() -> None:
+    envs = gymnasium.make_vec(
+        ENV_IDS[0], num_envs=2, vectorization_mode="async", suits=1, observation="onehot"
+    )
+    try:
+        _, info = envs.reset(seed=3)
+        rng = np.random.default_rng(3)
+        for _ in range(20):
+            assert info["action_mask"].shape == (2, 1301) and info["action_mask"].dtype == np.int8
+            actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+            observations, rewards, terminated, _, info = envs.step(actions)
+            assert observations["face_up"].shape == (2, 10 * 78 * 52) and rewards.shape == (2,)
+            assert not any(info["illegal"]) and not terminated.any()
+        assert list(info["episode_return"]) == pytest.approx(
+            [0.05 * turned - 0.001 * 20 for turned in info["cards_turned_total"]]
+        )
+    finally:
+        envs.close()
