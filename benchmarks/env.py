@@ -9,8 +9,13 @@ until the episode terminates or reaches ``--max-steps``) and then times as many 
 - ``SpiderEnv``: :class:`spider.env.SpiderEnv`, the standard library only;
 - ``gymnasium.make``: ``gymnasium.make("spider_solitaire/Spider-v0", ...)`` with Gymnasium's
   wrappers (time limit, order checks), the default observation, and again ``observation="onehot"``;
-- ``make_vec async xN``: ``gymnasium.make_vec(..., num_envs=N, vectorization_mode="async")``,
-  N environments stepping in N processes (steps are environment steps, summed over them).
+- ``make_vec async, N envs``: ``gymnasium.make_vec(..., num_envs=N, vectorization_mode="async")``,
+  Gymnasium's ``AsyncVectorEnv``: N environments in N processes, a round trip each a step;
+- ``make_vec 8 envs, workers=W``: ``gymnasium.make_vec(..., num_envs=8, workers=W)``, the
+  registered vector entry point (:class:`spider.research.vector.SpiderVectorEnv`): 8
+  environments shared by W processes, one round trip a process a step (W=0: in this process).
+
+Vector rows count environment steps, summed over the environments.
 
 A step includes what an agent gets back: the observation, the legal actions and the mask.
 Single-process rows time CPU time of this process (``time.process_time``: other load on the
@@ -40,6 +45,9 @@ from spider.env import SpiderEnv
 
 VARIANTS = [("spider", 1, "classic"), ("spider", 4, "classic")]
 """The variants timed: Spider with one suit and with four."""
+
+BATCH = 8
+"""Environments of the vector entry point's rows (``SpiderVectorEnv``), shared by its workers."""
 
 
 @dataclass
@@ -101,10 +109,13 @@ def rows_of(variant: tuple[str, int, str], max_steps: int) -> list[Row]:
     if game == "spider":
         kwargs["rule"] = rule
 
-    def vector(count: int) -> Callable[[], Any]:
+    def async_vector(count: int) -> Callable[[], Any]:
         return lambda: gymnasium.make_vec(
             env_id, num_envs=count, vectorization_mode="async", **kwargs
         )
+
+    def batched(workers: int) -> Callable[[], Any]:
+        return lambda: gymnasium.make_vec(env_id, num_envs=BATCH, workers=workers, **kwargs)
 
     return [
         Row("SpiderEnv", variant, lambda: SpiderEnv(game, suits, rule, max_steps=max_steps)),
@@ -114,8 +125,11 @@ def rows_of(variant: tuple[str, int, str], max_steps: int) -> list[Row]:
             variant,
             lambda: gymnasium.make(env_id, observation="onehot", **kwargs),
         ),
-        Row("make_vec async x1", variant, vector(1), vector=1),
-        Row("make_vec async x2", variant, vector(2), vector=2),
+        Row("make_vec async, 1 env", variant, async_vector(1), vector=1),
+        Row("make_vec async, 2 envs", variant, async_vector(2), vector=2),
+        Row(f"make_vec {BATCH} envs, workers=0", variant, batched(0), vector=BATCH),
+        Row(f"make_vec {BATCH} envs, workers=1", variant, batched(1), vector=BATCH),
+        Row(f"make_vec {BATCH} envs, workers=2", variant, batched(2), vector=BATCH),
     ]
 
 

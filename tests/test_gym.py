@@ -19,15 +19,18 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import spider.research.arrays  # noqa: E402
 import spider.research.gym  # noqa: E402
 import spider.research.observe  # noqa: E402
+import spider.research.vector as vector  # noqa: E402
 from spider import Game  # noqa: E402
 from spider.env import MAX_STEPS, SpiderEnv, progress_reward  # noqa: E402
 from spider.research.gym import ENV_IDS, SpiderGymEnv  # noqa: E402
 from spider.research.observe import Layout, VisibleRows  # noqa: E402
+from spider.research.vector import SpiderVectorEnv  # noqa: E402
 from tests.helpers import reshuffle_hidden  # noqa: E402
 
 
 def test_module_examples_run() -> None:
-    for module in (spider.research.gym, spider.research.observe, spider.research.arrays):
+    modules = (spider.research.gym, spider.research.observe, spider.research.arrays, vector)
+    for module in modules:
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
 
@@ -288,5 +291,59 @@ def test_an_async_vector_env_steps_in_processes_with_batched_masks() -> None:
         assert list(info["episode_return"]) == pytest.approx(
             [0.05 * turned - 0.001 * 20 for turned in info["cards_turned_total"]]
         )
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_the_vector_entry_point_steps_as_single_environments_do(workers: int) -> None:
+    # Three environments, two workers or none, episodes of 6 steps so that they reset: each
+    # row of every batch is what a single environment gives for the same seed and actions.
+    kwargs = {"suits": 2, "observation": "onehot", "max_episode_steps": 6}
+    envs = gymnasium.make_vec(ENV_IDS[1], num_envs=3, workers=workers, **kwargs)
+    singles = [gymnasium.make(ENV_IDS[1], **kwargs) for _ in range(3)]
+    try:
+        assert isinstance(envs.unwrapped, SpiderVectorEnv)
+        observations, info = envs.reset(seed=9)
+        expected = [env.reset(seed=9 + index) for index, env in enumerate(singles)]
+        ended, episodes_ended = [False] * 3, 0
+        rng = random.Random(9)
+        for _ in range(14):
+            for index, (seen, seen_info) in enumerate(expected):
+                assert all(np.array_equal(observations[key][index], seen[key]) for key in seen)
+                for key in ("action_mask", "legal_actions", "code", "cards_turned_total"):
+                    assert np.array_equal(info[key][index], seen_info[key])
+                assert info["_action_mask"][index]
+            actions = [rng.choice(legal) if len(legal) else 0 for legal in info["legal_actions"]]
+            observations, rewards, terminated, truncated, info = envs.step(actions)
+            for index, env in enumerate(singles):
+                if ended[index]:  # the vector env resets it now, and ignores its action
+                    expected[index] = env.reset()
+                    reward, done = 0.0, (False, False)
+                else:
+                    seen, reward, *done, seen_info = env.step(actions[index])
+                    expected[index] = seen, seen_info
+                assert (rewards[index], terminated[index], truncated[index]) == (reward, *done)
+                ended[index] = any(done)
+                episodes_ended += ended[index]
+        assert episodes_ended >= 6  # each environment reset at least twice
+    finally:
+        envs.close()
+
+
+def test_the_vector_env_refuses_bad_counts_and_actions() -> None:
+    with pytest.raises(ValueError, match="workers must be an int from 0 to num_envs"):
+        SpiderVectorEnv(2, workers=3)
+    with pytest.raises(ValueError, match="num_envs must be an int of at least 1"):
+        SpiderVectorEnv(0)
+    with pytest.raises(ValueError, match="observation must be"):
+        SpiderVectorEnv(2, observation="pixels")
+    envs = SpiderVectorEnv(2, game="spiderette", workers=1)
+    try:
+        envs.reset(seed=1)
+        with pytest.raises(ValueError, match="step needs 2 actions, not 3"):
+            envs.step([0, 0, 0])
+        with pytest.raises(ValueError, match="not in Discrete"):  # raised in the worker
+            envs.step([0, 638])
     finally:
         envs.close()

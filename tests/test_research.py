@@ -37,6 +37,8 @@ def test_the_core_imports_no_extra() -> None:
     ("module", "missing", "extra"),
     [
         ("spider.research.gym", "gymnasium", "gym"),
+        ("spider.research.arrays", "gymnasium", "gym"),
+        ("spider.research.vector", "gymnasium", "gym"),
         ("spider.research.openspiel", "pyspiel", "openspiel"),
     ],
 )

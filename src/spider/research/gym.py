@@ -222,6 +222,7 @@ def register_envs() -> None:
             entry_point="spider.research.gym:SpiderGymEnv",
             kwargs={"game": variants[env_id.split("/")[1]]},
             max_episode_steps=MAX_EPISODE_STEPS,
+            vector_entry_point="spider.research.vector:SpiderVectorEnv",
         )
 
 
