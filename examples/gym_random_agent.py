@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=1000)
     args = parser.parse_args()
     for code, total, steps in run(args.episodes, args.suits, args.seed, args.max_steps):
-        print(f"{code}: return {total:+.0f} in {steps} steps")
+        print(f"{code}: return {total:+.3f} in {steps} steps")
 
 
 if __name__ == "__main__":
