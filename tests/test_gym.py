@@ -338,6 +338,8 @@ def test_the_vector_env_refuses_bad_counts_and_actions() -> None:
         SpiderVectorEnv(0)
     with pytest.raises(ValueError, match="observation must be"):
         SpiderVectorEnv(2, observation="pixels")
+    with pytest.raises(ValueError, match="render_mode must be None here, not 'rgb_array'"):
+        gymnasium.make_vec(ENV_IDS[0], num_envs=2, render_mode="rgb_array")
     envs = SpiderVectorEnv(2, game="spiderette", workers=1)
     try:
         envs.reset(seed=1)

@@ -197,7 +197,8 @@ class SpiderVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]
     ``num_envs``) each step a share of the environments; ``context`` is the
     :mod:`multiprocessing` start method (``"fork"``, ``"forkserver"``, ``"spawn"``; None for the
     platform's default).  The other keywords are :class:`~spider.research.gym.SpiderGymEnv`'s,
-    and ``max_episode_steps`` truncates each episode.  ``ValueError`` for a bad count.
+    and ``max_episode_steps`` truncates each episode.  ``ValueError`` for a bad count, and for a
+    ``render_mode``: it draws nothing (Gymnasium's ``"sync"`` and ``"async"`` modes render).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
@@ -215,8 +216,14 @@ class SpiderVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]
         max_episode_steps: int = MAX_STEPS,
         workers: int = 0,
         context: str | None = None,
+        render_mode: str | None = None,
     ) -> None:
         _check_counts(num_envs, workers, max_episode_steps)
+        if render_mode is not None:
+            raise ValueError(
+                f"render_mode must be None here, not {excerpt(render_mode)}: SpiderVectorEnv "
+                "draws nothing (make_vec(..., vectorization_mode='sync') renders each environment)"
+            )
         make_kwargs: dict[str, Any] = {
             "game": game,
             "suits": suits,
