@@ -9,6 +9,7 @@ until the episode terminates or reaches ``--max-steps``) and then times as many 
 - ``SpiderEnv``: :class:`spider.env.SpiderEnv`, the standard library only;
 - ``gymnasium.make``: ``gymnasium.make("spider_solitaire/Spider-v0", ...)`` with Gymnasium's
   wrappers (time limit, order checks), the default observation, and again ``observation="onehot"``;
+- ``make_vec sync, 8 envs``: Gymnasium's ``SyncVectorEnv``, 8 environments in turn here;
 - ``make_vec async, N envs``: ``gymnasium.make_vec(..., num_envs=N, vectorization_mode="async")``,
   Gymnasium's ``AsyncVectorEnv``: N environments in N processes, a round trip each a step;
 - ``make_vec 8 envs, workers=W``: ``gymnasium.make_vec(..., num_envs=8, workers=W)``, the
@@ -114,6 +115,11 @@ def rows_of(variant: tuple[str, int, str], max_steps: int) -> list[Row]:
             env_id, num_envs=count, vectorization_mode="async", **kwargs
         )
 
+    def in_turn(count: int) -> Callable[[], Any]:
+        return lambda: gymnasium.make_vec(
+            env_id, num_envs=count, vectorization_mode="sync", **kwargs
+        )
+
     def batched(workers: int) -> Callable[[], Any]:
         return lambda: gymnasium.make_vec(env_id, num_envs=BATCH, workers=workers, **kwargs)
 
@@ -127,6 +133,7 @@ def rows_of(variant: tuple[str, int, str], max_steps: int) -> list[Row]:
         ),
         Row("make_vec async, 1 env", variant, async_vector(1), vector=1),
         Row("make_vec async, 2 envs", variant, async_vector(2), vector=2),
+        Row(f"make_vec sync, {BATCH} envs", variant, in_turn(BATCH), vector=BATCH),
         Row(f"make_vec {BATCH} envs, workers=0", variant, batched(0), vector=BATCH),
         Row(f"make_vec {BATCH} envs, workers=1", variant, batched(1), vector=BATCH),
         Row(f"make_vec {BATCH} envs, workers=2", variant, batched(2), vector=BATCH),
