@@ -51,12 +51,16 @@ from spider.env import MAX_STEPS, SpiderEnv
 from spider.errors import IllegalMove
 from spider.limits import excerpt
 from spider.research.observe import CARD_TYPES, Layout
+from spider.research.picture import table_array
 from spider.shuffle import MAX_NUMBER
 
 __all__ = ["ENV_IDS", "Observation", "SpiderGymEnv", "register_envs"]
 
 ENV_IDS: Final = ("spider_solitaire/Spider-v0", "spider_solitaire/Spiderette-v0")
 """The registered environments."""
+
+RENDER_MODES: Final = ("ansi", "rgb_array")
+"""The render modes: the table as text, or as a picture (an RGB array)."""
 
 MAX_EPISODE_STEPS: Final = MAX_STEPS
 """Steps after which an episode is truncated, as in :class:`~spider.env.SpiderEnv`."""
@@ -68,7 +72,7 @@ Observation = dict[str, Any]
 class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
     """One variant of Spider as a Gymnasium environment."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -79,8 +83,10 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {excerpt(render_mode)}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {excerpt(render_mode)}"
+            )
         self._env = SpiderEnv(game, suits=suits, rule=rule, scoring=scoring, max_steps=None)
         self.layout = Layout.of(self._env.variant)
         self.render_mode = render_mode
@@ -133,12 +139,16 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
             return self._observe(), self.illegal_reward, False, False, info
         return self._observe(), float(reward), terminated, truncated, self._info(info)
 
-    def render(self) -> str | None:
-        """The table as text, face-down cards hidden (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi":
-            gymnasium.logger.warn("render() needs render_mode='ansi' (set when made)")
-            return None
-        return self._env.render()
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The table, face-down cards hidden: text for ``render_mode="ansi"``, a picture as an
+        ``(H, W, 3)`` ``uint8`` array (800 x 600, :mod:`spider.research.picture`) for
+        ``"rgb_array"``, None (with a warning) when made without a render mode."""
+        if self.render_mode == "rgb_array":
+            return table_array(self._env.game)
+        if self.render_mode == "ansi":
+            return self._env.render()
+        gymnasium.logger.warn("render() needs render_mode='ansi' or 'rgb_array' (set when made)")
+        return None
 
     def _observe(self) -> Observation:
         rows = self.layout.visible(self._env.game)
