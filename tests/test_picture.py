@@ -6,6 +6,8 @@ from __future__ import annotations
 import doctest
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -26,12 +28,21 @@ def test_module_examples_run() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
+def test_a_missing_pillow_names_the_extra() -> None:
+    code = "import sys; sys.modules['PIL'] = None; import spider.research.picture"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 1
+    last = result.stderr.splitlines()[-1]
+    assert "spider.research.picture needs Pillow" in last
+    assert "pip install 'spider-solitaire[gym]'" in last
+
+
 def test_the_frame_keeps_its_size_over_an_episode() -> None:
     env = SpiderGymEnv("spider", suits=4, render_mode="rgb_array")
     _, info = env.reset(options={"number": 11})
     rng = random.Random(11)
     frames = []
-    for _ in range(60):
+    for _ in range(30):
         frames.append(env.render())
         _, _, terminated, _, info = env.step(rng.choice(info["legal_actions"]))
         if terminated:

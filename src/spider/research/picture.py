@@ -383,7 +383,6 @@ def table_picture(game: Game | Position, width: int = DEFAULT_WIDTH) -> Image.Im
         >>> picture = table_picture(Game.new("spider", suits=2, number=1), width=640)
         >>> picture.size, picture.mode
         ((640, 480), 'RGB')
-        >>> picture.save("table.png")  # doctest: +SKIP
     """
     position = _position_of(game)
     width = _even(_checked_width(width))
