@@ -163,10 +163,14 @@ def _even(value: float) -> int:
 
 
 @lru_cache(maxsize=16)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    # Pillow's own scalable font (Pillow >= 10.1 with FreeType, as its wheels are): the same
-    # glyphs on every machine, no system fonts.
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's own scalable font: the same glyphs on every machine, no system fonts."""
+    font = ImageFont.load_default(size=size)
+    if not isinstance(font, ImageFont.FreeTypeFont):  # pragma: no cover - the wheels have it
+        raise RuntimeError(
+            "spider.research.picture needs Pillow built with FreeType (as Pillow's wheels are)"
+        )
+    return font
 
 
 def _suit(draw: _Draw, suit: int, centre: tuple[float, float], size: float, fill: _Color) -> None:
@@ -281,7 +285,7 @@ def _stock(
     draw: _Draw,
     layout: _Layout,
     deals_left: int,
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    font: ImageFont.FreeTypeFont,
     right: float,
     middle: float,
 ) -> float:
@@ -306,7 +310,7 @@ def _removed(
     draw: _Draw,
     layout: _Layout,
     table: _Table,
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    font: ImageFont.FreeTypeFont,
     right: float,
     middle: float,
 ) -> None:
@@ -396,8 +400,7 @@ def table_picture(game: Game | Position, width: int = DEFAULT_WIDTH) -> Image.Im
         _column(draw, layout, index, down, up)
     if len(table.removed) == table.options.runs_to_win:
         _won(draw, layout)
-    size = (layout.width // _SUPERSAMPLE, layout.height // _SUPERSAMPLE)
-    return image.resize(size, Image.Resampling.BOX)
+    return image.reduce(_SUPERSAMPLE)
 
 
 def table_array(game: Game | Position, width: int = DEFAULT_WIDTH) -> NDArray[np.uint8]:
