@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import runpy
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -351,3 +353,32 @@ def test_golden_playthrough() -> None:
 
 def test_max_moves_defaults_to_the_environments_episode_length() -> None:
     assert load().get_parameters()["max_moves"] == MAX_STEPS
+
+
+@pytest.mark.parametrize("bot", ["mcts", "ismcts"])
+def test_the_examples_print_a_table_beside_the_hint(
+    bot: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "openspiel_mcts.py" if bot == "mcts" else "openspiel_ismcts_vs_hint.py"
+    path = Path(__file__).parent.parent / "examples" / name
+    args = ["--deals", "2", "--simulations", "3", "--rollout", "3", "--max-actions", "12"]
+    monkeypatch.setattr(sys, "argv", [str(path), *args])
+    runpy.run_path(str(path), run_name="__main__")
+    header, rule, *rows = capsys.readouterr().out.splitlines()
+    assert header.split(" | ")[2:] == [
+        "won",
+        "runs removed",
+        "cards turned",
+        "seconds",
+        "actions |",
+    ]
+    assert rule == "|---" * 7 + "|"
+    cells = [row.strip("| ").split(" | ") for row in rows]
+    assert [row[:2] for row in cells] == [["SP1-S1C-AAAAAAC", bot], ["SP1-S1C-AAAAAAC", "hint"]]
+    assert cells[0][2:4] == ["no", "0"] and 0 <= int(cells[0][4]) <= 44  # won, runs, turned
+    assert cells[0][6] == cells[1][6] == "12"  # both stopped after their 12 actions
+    assert all(float(row[5]) >= 0 for row in cells)
+    monkeypatch.setattr(sys, "argv", [str(path), "--simulations", "0"])
+    with pytest.raises(SystemExit):
+        runpy.run_path(str(path), run_name="__main__")
+    assert "--simulations and --max-actions must be at least 1" in capsys.readouterr().err
