@@ -8,18 +8,26 @@ import runpy
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel")
 
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import ismcts  # noqa: E402
+
 from scripts.make_golden import OPENSPIEL_DEAL, openspiel_playthrough  # noqa: E402
 from spider import Game  # noqa: E402
 from spider.env import MAX_STEPS  # noqa: E402
 from spider.research.observe import card_index  # noqa: E402
-from spider.research.openspiel import GAME_NAME, make_bot, play_deal, true_outcome  # noqa: E402
+from spider.research.openspiel import (  # noqa: E402
+    GAME_NAME,
+    ProgressEvaluator,
+    make_bot,
+    play_deal,
+    true_outcome,
+)
 from tests.helpers import VARIANTS  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden" / "openspiel_playthrough.json"
@@ -292,6 +300,11 @@ def test_information_state_recalls_what_the_observation_forgets() -> None:
     assert first.information_state_string(0) != second.information_state_string(0)
     assert first.information_state_string(0).endswith(" ".join(map(str, first.history())))
     assert first.information_state_tensor(0) == []  # the game provides none
+    # ISMCTS keyed by the information state string plays too.
+    bot = ismcts.ISMCTSBot(
+        spiel, ProgressEvaluator(3), 2.0, 8, random_state=np.random.RandomState(0)
+    )
+    assert bot.step(first) in first.legal_actions()
 
 
 def _commuting_moves(state: pyspiel.State) -> tuple[pyspiel.State, pyspiel.State] | None:
