@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 import runpy
@@ -20,6 +21,7 @@ from open_spiel.python.algorithms import ismcts  # noqa: E402
 from scripts.make_golden import OPENSPIEL_DEAL, openspiel_playthrough  # noqa: E402
 from spider import Game  # noqa: E402
 from spider.env import MAX_STEPS  # noqa: E402
+from spider.research import openspiel  # noqa: E402
 from spider.research.observe import card_index  # noqa: E402
 from spider.research.openspiel import (  # noqa: E402
     GAME_NAME,
@@ -362,6 +364,11 @@ def test_golden_playthrough() -> None:
     # One deal played through OpenSpiel, every state pinned (scripts/make_golden.py writes it).
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert openspiel_playthrough(*OPENSPIEL_DEAL) == expected
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(openspiel)
+    assert result.attempted >= 6 and result.failed == 0
 
 
 def test_max_moves_defaults_to_the_environments_episode_length() -> None:

@@ -576,6 +576,12 @@ class SpiderObserver:
     ``suits`` is the variant's suit count (the cards of a one- or two-suit deck are spades, or
     spades and hearts).  With ``perfect_recall`` (the information state) the tensor is empty, as
     the game provides no information-state tensor, and the string adds the whole history.
+
+    Examples:
+        >>> game = pyspiel.load_game(GAME_NAME, {"suits": 2})
+        >>> observer = game.make_py_observer()
+        >>> observer.pieces["face_up"], observer.tensor.size  # 10 columns, 6 chains, 2 suits
+        ((10, 6, 2, 13), 1643)
     """
 
     def __init__(self, layout: Layout, max_moves: int, perfect_recall: bool) -> None:
