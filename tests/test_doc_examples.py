@@ -5,9 +5,10 @@ devices' backups, a saved game). A block without a language, in a language no ru
 handles, or with a command no rule knows, fails the test: a new example in the docs gets
 checked, or says why it cannot be.
 
-- ``python``: run in order, one namespace per page (a block may build on the ones above it). A
-  block that begins with ``>>>`` is a doctest: what it shows must be what it prints. The
-  README's first example also prints what its comments promise.
+- ``python``: run in order, one namespace per page (a block may build on the ones above it),
+  each within ``SECONDS`` seconds (an example with a search or training budget takes a small
+  one). A block that begins with ``>>>`` is a doctest: what it shows must be what it prints.
+  The README's two examples also print what their comments promise (``OUTPUT_CHECKS``).
 - ``sh``, and the ``$`` lines of ``console``: each command line (``\\`` continues it, ``#`` starts
   a comment, ``&&`` chains commands):
 
@@ -33,8 +34,9 @@ checked, or says why it cannot be.
   build-site`` line above wrote; each other line of the block, but the ``...`` ones, is a line of
   that file.
 - ``text``: a picture, pseudocode or output, not run; but in it a position text must open
-  (``Game.from_text``), a replay link must decode, and a command's synopsis (``spider hint CODE
-  [--index K]``) names only options the command has.
+  (``Game.from_text``; one cut short with ``…`` must begin its deal's), a replay link must
+  decode, a command's synopsis (``spider hint CODE [--index K]``) names only options the command
+  has, and a deal's layout (``1: 6s ks ...``) is that of the game code in the heading above.
 """
 
 from __future__ import annotations
@@ -299,7 +301,15 @@ def check_install(words: list[str], where: str) -> None:
 
 
 def run_python(block: Block, run: PageRun) -> None:
-    """Run a Python block in the page's namespace (as a doctest when it begins with ``>>>``)."""
+    """Run a Python block in the page's namespace (as a doctest when it begins with ``>>>``),
+    within ``SECONDS``."""
+    start = time.monotonic()
+    run_python_block(block, run)
+    took = time.monotonic() - start
+    assert took < SECONDS, f"{block.where}: took {took:.1f} s: give the example a smaller budget"
+
+
+def run_python_block(block: Block, run: PageRun) -> None:
     if block.text.lstrip().startswith(">>>"):
         test = doctest.DocTestParser().get_doctest(
             block.text, run.namespace, block.where, str(block.page), block.line
@@ -485,7 +495,10 @@ POSITION = re.compile(r"^(spider|spiderette) [124] (classic|flexible) (standard|
 
 
 def check_text(block: Block, run: PageRun) -> None:
-    """Position texts open, replay links decode, synopses name only real options."""
+    """Position texts open, replay links decode, synopses name only real options, and a deal's
+    layout (``1: 6s ks 10s ...``) is the layout of the code in the heading above it."""
+    if re.match(r"\s*1: ", block.text):
+        check_layout(block)
     for line in re.sub(r"\\\n\s*", " ", block.text).splitlines():
         words = line.split()
         if POSITION.match(line):
@@ -496,6 +509,24 @@ def check_text(block: Block, run: PageRun) -> None:
                 assert option in known, f"{block.where}: spider {words[1]} has no {option}"
         if "#replay=" in line:
             decode_replay(line.strip())
+
+
+def check_layout(block: Block) -> None:
+    """A deal's columns, bottom to top (face-down cards in lower case), and its stock."""
+    above = block.page.read_text(encoding="utf-8").splitlines()[: block.line]
+    headings = [m[1] for line in above if (m := re.match(r"#+ `([A-Z0-9-]+)`", line))]
+    assert headings, f"{block.where}: a layout under no heading naming its game code"
+    game = Game.from_code(headings[-1])
+    layout = [
+        f"{number:2}: "
+        + " ".join(
+            [str(card).lower() for card in column.cards[: column.face_down]]
+            + [str(card) for card in column.face_up]
+        )
+        for number, column in enumerate(game.columns, 1)
+    ]
+    layout.append("stock: " + " ".join(str(card) for card in game.stock))
+    assert block.text.splitlines() == layout, f"{block.where}: not the layout of {headings[-1]}"
 
 
 def command_help(command: str) -> str:
