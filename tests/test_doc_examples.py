@@ -5,12 +5,13 @@ devices' backups, a saved game). A block without a language, in a language no ru
 handles, or with a command no rule knows, fails the test: a new example in the docs gets
 checked, or says why it cannot be.
 
-- ``python``: run in order, one namespace per page (a block may build on the ones above it),
-  each within ``SECONDS`` seconds (an example with a search or training budget takes a small
-  one). A block that begins with ``>>>`` is a doctest: what it shows must be what it prints.
-  The README's two examples also print what their comments promise (``OUTPUT_CHECKS``).
-- ``sh``, and the ``$`` lines of ``console``: each command line (``\\`` continues it, ``#`` starts
-  a comment, ``&&`` chains commands):
+- ``python`` (or ``pycon``): run in order, one namespace per page (a block may build on the
+  ones above it), each within ``SECONDS`` seconds (an example with a search or training budget
+  takes a small one). A block that begins with ``>>>`` is a doctest: what it shows must be what
+  it prints. The README's two examples also print what their comments promise
+  (``OUTPUT_CHECKS``).
+- ``sh`` (or ``bash``, ``shell``), and the ``$`` lines of ``console``: each command line (``\\``
+  continues it, ``#`` starts a comment, ``&&`` chains commands):
 
   - ``spider ...`` runs in this process (``spider.cli.main``) and must end with status 0 within
     ``SECONDS`` seconds, except the lines :func:`parse_only_reason` names with the reason (a
@@ -553,9 +554,9 @@ def check_position(text: str, where: str) -> None:
 
 
 def check_block(block: Block, run: PageRun) -> None:
-    if block.language == "python":
+    if block.language in {"python", "pycon"}:
         run_python(block, run)
-    elif block.language == "sh":
+    elif block.language in {"sh", "bash", "shell"}:
         for words in command_lines(block.text):
             run_command(words, run, block.where)
     elif block.language == "console":
