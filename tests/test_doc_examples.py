@@ -408,6 +408,13 @@ def same_shape(shown: Any, real: Any, path: str) -> list[str]:
     return []
 
 
+#: A Spiderette endgame that ``be gd eg2 de2 db be`` loses at ``de2``.
+LOST_ENDGAME = (
+    "spiderette 2 classic standard / score=600 moves=100 removed=SH / 10h 5h 10S 8S 9S / qs 2H / "
+    "6S 2S / 6h JS 7H AH JH KH / 3H / 9H / 7S 4S 3S AS 5S 8H KS 4H QH / -"
+)
+
+
 def protocol_reply(shown: dict[str, Any]) -> dict[str, Any]:
     """A real reply of the engine with the fields of the documented one."""
     session = Session()
@@ -419,9 +426,10 @@ def protocol_reply(shown: dict[str, Any]) -> dict[str, Any]:
             session.handle({"op": "deal"} if action == "deal" else _move(action))
         link = session.handle({"op": "replay_link"})["replay_link"]
         return session.handle({"op": "replay", "link": link, "step": 3})
-    if "review" in shown:
-        session.handle({"op": "open", "code": "SD1-S1-AAAAABD"})
-        session.handle({"op": "move", "src": 3, "dst": 4, "count": 1})
+    if "review" in shown:  # a game lost at its fourth move, as docs/solver.md's review example
+        session.handle({"op": "open", "position": LOST_ENDGAME})
+        for action in ("be", "gd", "eg2", "de2", "db", "be"):
+            session.handle(_move(action))
         return session.handle({"op": "review", "time_limit": 5, "think_iterations": 2})
     session.handle({"op": "open", "code": "SD1-S1-AAAAABD"})
     searches = {
