@@ -275,6 +275,7 @@ def check_script(words: list[str], where: str) -> None:
 
 
 def check_make_targets(targets: list[str], where: str) -> None:
+    """Each target is one the Makefile defines."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     defined = set()
     for match in re.finditer(r"^([A-Za-z][\w .-]*?)\s*:(?!=)", makefile, re.M):
@@ -286,6 +287,7 @@ def check_make_targets(targets: list[str], where: str) -> None:
 
 
 def check_install(words: list[str], where: str) -> None:
+    """An install of spider-solitaire names only extras pyproject.toml defines."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
         "optional-dependencies"
     ]
@@ -294,7 +296,7 @@ def check_install(words: list[str], where: str) -> None:
     for requirement in named:
         match = re.fullmatch(r"spider-solitaire(?:\[([\w,-]+)\])?", requirement)
         assert match, f"{where}: {requirement}"
-        for extra in (match[1] or "").split(",") if match[1] else []:
+        for extra in match[1].split(",") if match[1] else []:
             assert extra in extras, f"{where}: no extra {extra!r} in pyproject.toml"
 
 
