@@ -11,6 +11,7 @@ with exit status 2 instead of serving a page that cannot start.
 
 from __future__ import annotations
 
+import email
 import json
 import subprocess
 import sys
@@ -28,6 +29,7 @@ import spider
 from spider import Game
 from spider.serve.pyodide_runtime import load_pin
 from tests import static_host, wheels
+from tests.test_long_description import check_long_description
 
 pytestmark = pytest.mark.browser
 VERSION = spider.__version__
@@ -65,6 +67,10 @@ def check_built_files(dist: Path) -> None:
     assert not [name for name in members if name.startswith(outside)]
     assert not [name for name in names if name.startswith(("lab/", "benchmarks/", "examples/"))]
     assert "Classifier: Typing :: Typed" in metadata
+    # The long description: no relative link, and the files it names are in the sdist.
+    description = email.message_from_string(metadata).get_payload()
+    assert isinstance(description, str)
+    check_long_description(description, [name.removeprefix(f"{top}/") for name in members])
 
 
 def get_json(url: str) -> dict[str, object]:

@@ -64,12 +64,16 @@ from spider.limits import excerpt
 from spider.moves import DEAL
 from spider.research.arrays import observation_arrays
 from spider.research.observe import Layout
+from spider.research.picture import table_array
 from spider.shuffle import MAX_NUMBER
 
 __all__ = ["ENV_IDS", "Observation", "SpiderGymEnv", "register_envs"]
 
 ENV_IDS: Final = ("spider_solitaire/Spider-v0", "spider_solitaire/Spiderette-v0")
 """The registered environments."""
+
+RENDER_MODES: Final = ("ansi", "rgb_array")
+"""The render modes: the table as text, or as a picture (an RGB array)."""
 
 MAX_EPISODE_STEPS: Final = MAX_STEPS
 """Steps after which an episode is truncated, as in :class:`~spider.env.SpiderEnv`."""
@@ -88,7 +92,7 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
     :mod:`spider.research.arrays`; ``ValueError`` for anything else).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -101,8 +105,10 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
         reward: str = "progress",
         observation: str = "indices",
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {excerpt(render_mode)}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {excerpt(render_mode)}"
+            )
         self._env = SpiderEnv(
             game, suits=suits, rule=rule, scoring=scoring, max_steps=None, reward=reward
         )
@@ -166,12 +172,16 @@ class SpiderGymEnv(gymnasium.Env[Observation, np.int64]):
         info = self._info(played.legal_actions, played.cards_turned, played.runs_removed)
         return self._arrays.observation(), reward, played.terminated, played.truncated, info
 
-    def render(self) -> str | None:
-        """The table as text, face-down cards hidden (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi":
-            gymnasium.logger.warn("render() needs render_mode='ansi' (set when made)")
-            return None
-        return self._env.render()
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The table, face-down cards hidden: text for ``render_mode="ansi"``, a picture as an
+        ``(H, W, 3)`` ``uint8`` array (800 x 600, :mod:`spider.research.picture`) for
+        ``"rgb_array"``, None (with a warning) when made without a render mode."""
+        if self.render_mode == "rgb_array":
+            return table_array(self._env.game)
+        if self.render_mode == "ansi":
+            return self._env.render()
+        gymnasium.logger.warn("render() needs render_mode='ansi' or 'rgb_array' (set when made)")
+        return None
 
     def _write(self, played: Transition) -> None:
         """Write again the parts of the observation ``played`` changed."""

@@ -26,14 +26,41 @@ single return, in [0, 1], is the reveal score normalised: 100 per run removed pl
 turned, over the most there is; 1 exactly when the game is won.  :meth:`SpiderState.progress`
 gives the same number before the end (for evaluators that cut play-outs short).
 
-Parameters: ``game`` (``"spider"``, ``"spiderette"``), ``suits`` (1, 2, 4), ``rule``
-(``"classic"``, ``"flexible"``), ``max_moves`` (1000, :data:`spider.env.MAX_STEPS`).
+Parameters, given to ``pyspiel.load_game(GAME_NAME, {...})`` or in the game string
+(``"spider_solitaire(game=spiderette,suits=2)"``):
+
+- ``game``: ``"spider"`` (the default: two decks, ten columns, five deals) or ``"spiderette"``
+  (one deck, seven columns, four deals);
+- ``suits``: ``1`` (the default), ``2`` or ``4``;
+- ``rule``: ``"classic"`` (the default: a group of cards moves together only when it is of one
+  suit) or ``"flexible"`` (any descending group moves; Spider with two or four suits only, and
+  one suit plays the same under both);
+- ``max_moves``: an int of at least 1, default 1000 (:data:`spider.env.MAX_STEPS`): the player
+  actions after which the game stops.
+
+A bad value raises ``ValueError`` naming the accepted values; a value of the wrong type or an
+unknown parameter raises OpenSpiel's own ``SpielError`` (``Wrong type for parameter suits``).
+
+Observation: a string (:func:`visible_text`) and a tensor of 855 floats (Spider, one suit),
+1,643 (two suits) or 3,219 (four suits), which holds everything the player sees and loses
+nothing of it: each column's face-up cards as chains of descending ranks, suit-by-rank grids
+(see :class:`SpiderObserver`).
+
+Information state: a string only.  Every chance outcome is a card the player sees, so the
+history (every player action and every card shown) is the player's whole recall; the
+information state string is the visible position followed by that history, a perfect-recall
+information state.  The game provides no information-state tensor
+(``provides_information_state_tensor=False``): a fixed-size one would have to hold a history of
+up to ``max_moves`` actions.  The observation tensor is the state of the game as far as its
+future goes (the rules and the unseen cards depend on the visible position only), which is what
+a network needs, but it does not recall how the position came about.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, Final
 
 try:
@@ -54,6 +81,7 @@ from spider.limits import excerpt
 from spider.moves import DEAL, Action, action_text
 from spider.options import Options
 from spider.research.observe import CARD_TYPES, Layout, card_from_index, card_index
+from spider.rules import RUN_LENGTH
 
 __all__ = [
     "GAME_NAME",
@@ -87,7 +115,7 @@ _GAME_TYPE: Final = pyspiel.GameType(
     max_num_players=1,
     min_num_players=1,
     provides_information_state_string=True,
-    provides_information_state_tensor=True,
+    provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
@@ -95,6 +123,8 @@ _GAME_TYPE: Final = pyspiel.GameType(
 
 
 def _options(params: dict[str, Any]) -> tuple[Options, int]:
+    """The variant and ``max_moves`` of the game's parameters; ``ValueError`` names the game and
+    what each parameter accepts."""
     unknown = sorted(set(params) - set(_DEFAULTS))
     if unknown:
         raise ValueError(
@@ -102,9 +132,13 @@ def _options(params: dict[str, Any]) -> tuple[Options, int]:
         )
     merged = {**_DEFAULTS, **params}
     max_moves = merged["max_moves"]
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-        raise ValueError(f"max_moves must be an int of at least 1, not {excerpt(max_moves)}")
-    return Options.make(merged["game"], merged["suits"], merged["rule"]), max_moves
+    try:
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+            raise ValueError(f"max_moves must be an int of at least 1, not {excerpt(max_moves)}")
+        options = Options.make(merged["game"], merged["suits"], merged["rule"])
+    except ValueError as error:
+        raise ValueError(f"{GAME_NAME} parameters: {error}") from None
+    return options, max_moves
 
 
 class SpiderGame(pyspiel.Game):  # type: ignore[misc]
@@ -161,7 +195,7 @@ class SpiderGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"{GAME_NAME} observers take no parameters, not {excerpt(params)}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return SpiderObserver(self.layout, perfect_recall)
+        return SpiderObserver(self.layout, self.max_moves, perfect_recall)
 
 
 class _Play:
@@ -524,64 +558,111 @@ def visible_text(state: SpiderState) -> str:
 
 
 class SpiderObserver:
-    """OpenSpiel's observer: the visible position as a tensor and as a string.
+    """OpenSpiel's observer: what the player sees, as a tensor and as a string.
 
-    The tensor (float32) holds, in order: ``face_up`` (columns x depth x 52, one-hot card of each
-    place, bottom to top), ``face_down`` (columns x (most face-down + 1), one-hot count),
-    ``deals_left`` (deals + 1, one-hot) and ``completed`` (runs x 4, one-hot suit of each run
-    removed, in order).  The information state (``perfect_recall``) has the same tensor, as the
-    visible position is all the rules and the unseen cards depend on, and a string that adds the
-    whole history of actions and cards seen.
+    The observation tensor (float32, :attr:`pieces` gives each piece's shape) holds, in order:
+
+    - ``face_down`` (columns x (most face-down + 1)): each column's face-down count, one-hot;
+    - ``face_up`` (columns x chains x suits x 13): each column's face-up cards as *chains*,
+      top first: a chain is a longest stretch whose ranks descend by one (of any suits), so a
+      chain holds each rank at most once and is stored as a suit-by-rank grid, 1 where it holds
+      that card.  A card only ever lands on a card one rank higher (or on no face-up card),
+      except when a deal drops it, so a column holds at most ``1 + deals`` chains: the
+      encoding loses nothing;
+    - ``deals_left`` (deals + 1): one-hot;
+    - ``completed`` (runs x suits): the suit of each run removed, one-hot, in order;
+    - ``moves`` (1): player actions played over ``max_moves`` (the game stops at 1).
+
+    ``suits`` is the variant's suit count (the cards of a one- or two-suit deck are spades, or
+    spades and hearts).  With ``perfect_recall`` (the information state) the tensor is empty, as
+    the game provides no information-state tensor, and the string adds the whole history.
+
+    Examples:
+        >>> game = pyspiel.load_game(GAME_NAME, {"suits": 2})
+        >>> observer = game.make_py_observer()
+        >>> observer.pieces["face_up"], observer.tensor.size  # 10 columns, 6 chains, 2 suits
+        ((10, 6, 2, 13), 1643)
     """
 
-    def __init__(self, layout: Layout, perfect_recall: bool) -> None:
+    def __init__(self, layout: Layout, max_moves: int, perfect_recall: bool) -> None:
         self.layout = layout
+        self.max_moves = max_moves
         self.perfect_recall = perfect_recall
-        pieces = [
-            ("face_up", (layout.columns, layout.depth, CARD_TYPES)),
-            ("face_down", (layout.columns, layout.max_face_down + 1)),
-            ("deals_left", (layout.deals + 1,)),
-            ("completed", (layout.runs, 4)),
-        ]
-        size = sum(int(np.prod(shape)) for _, shape in pieces)
-        self.tensor = np.zeros(size, np.float32)
+        suits, chains = layout.options.suits, 1 + layout.deals
+        self._chain_size = suits * RUN_LENGTH
+        self.pieces: dict[str, tuple[int, ...]] = {}
+        if not perfect_recall:
+            self.pieces = {
+                "face_down": (layout.columns, layout.max_face_down + 1),
+                "face_up": (layout.columns, chains, suits, RUN_LENGTH),
+                "deals_left": (layout.deals + 1,),
+                "completed": (layout.runs, suits),
+                "moves": (1,),
+            }
+        sizes = {name: int(np.prod(shape)) for name, shape in self.pieces.items()}
+        self.tensor = np.zeros(sum(sizes.values()), np.float32)
         self.dict: dict[str, Any] = {}
+        self._starts: dict[str, int] = {}
         start = 0
-        for name, shape in pieces:
-            end = start + int(np.prod(shape))
-            self.dict[name] = self.tensor[start:end].reshape(shape)
-            start = end
+        for name, shape in self.pieces.items():
+            self._starts[name] = start
+            self.dict[name] = self.tensor[start : start + sizes[name]].reshape(shape)
+            start += sizes[name]
 
     def set_from(self, state: SpiderState, player: int) -> None:
         """Fill the tensor from the position ``player`` sees in ``state``."""
+        if self.perfect_recall:
+            return
         self.tensor.fill(0)
         game = state.game
-        face_up = self.dict["face_up"]
-        if game is None:
-            for column, card in enumerate(state.dealt_tops):
-                face_up[column, 0, card_index(card) - 1] = 1
+        if game is None:  # the deal: the face-up card of each column dealt so far
+            self.tensor[
+                [
+                    self._column_places(column, [card])[0]
+                    for column, card in enumerate(state.dealt_tops)
+                ]
+            ] = 1
             return
-        rows = self.layout.visible(game)
-        for column, row in enumerate(rows.face_up):
-            for depth, index in enumerate(row):
-                if not index:
-                    break
-                face_up[column, depth, index - 1] = 1
-        for column, down in enumerate(rows.face_down):
-            self.dict["face_down"][column, down] = 1
-        self.dict["deals_left"][rows.deals_left] = 1
-        for run, suit in enumerate(rows.completed):
-            if suit:
-                self.dict["completed"][run, suit - 1] = 1
+        position = game.position()
+        down_width = self.layout.max_face_down + 1
+        places = [
+            self._starts["face_down"] + column * down_width + down
+            for column, down in enumerate(position.face_down)
+        ]
+        for column, cards in enumerate(position.face_up):
+            places += self._column_places(column, cards)
+        places.append(self._starts["deals_left"] + game.deals_left)
+        suits = self.layout.options.suits
+        places += [
+            self._starts["completed"] + run * suits + suit
+            for run, suit in enumerate(position.removed)
+        ]
+        self.tensor[places] = 1
+        self.tensor[self._starts["moves"]] = game.moves / self.max_moves
 
     def string_from(self, state: SpiderState, player: int) -> str:
         """The visible position as one line: the move count, deals left, runs removed, then each
-        column as ``#`` per face-down card and its face-up cards (with the history of actions
-        and cards seen, for the information state)."""
+        column as ``#`` per face-down card and its face-up cards (:func:`visible_text`); the
+        information state adds the history, every action and every card chance showed."""
         text = visible_text(state)
         if self.perfect_recall:
             text += "\nhistory: " + " ".join(map(str, state.history()))
         return text
+
+    def _column_places(self, column: int, cards: Sequence[int]) -> list[int]:
+        """The places of a column's face-up cards, chain by chain from the top."""
+        chain_size, chains = self._chain_size, 1 + self.layout.deals
+        first = self._starts.get("face_up", 0) + column * chains * chain_size
+        places, chain, above = [], 0, 0
+        for card in reversed(cards):
+            rank = card & 15
+            if above and rank != above + 1:
+                chain += 1
+            above = rank
+            places.append(first + chain * chain_size + (card >> 4) * RUN_LENGTH + rank - 1)
+        if chain >= chains:  # impossible by the rules (see the class docstring)
+            raise RuntimeError(f"column {column} holds {chain + 1} chains, over {chains}")
+        return places
 
 
 pyspiel.register_game(_GAME_TYPE, SpiderGame)
