@@ -176,13 +176,18 @@ def test_cumulative_counters_are_the_sums_of_the_per_step_ones() -> None:
 
 
 def one_hot(rows: VisibleRows, layout: Layout) -> dict[str, np.ndarray]:
-    """The one-hot observation of ``rows``, built from scratch, place by place."""
-    face_up = np.zeros((layout.columns, layout.depth, 52), np.uint8)
+    """The one-hot observation of ``rows``, built from scratch: each column's chains of
+    descending ranks, top first, as suit-by-rank grids."""
+    suits = layout.options.suits
+    face_up = np.zeros((layout.columns, 1 + layout.deals, suits, 13), np.uint8)
     for column, row in enumerate(rows.face_up):
-        for place, index in enumerate(row):
-            if index:
-                face_up[column, place, index - 1] = 1
-    completed = np.zeros((layout.runs, 4), np.uint8)
+        cards = [divmod(index - 1, 13) for index in row if index]  # (suit, rank - 1)
+        chain = 0
+        for place, (suit, rank) in enumerate(reversed(cards)):
+            if place and rank != cards[len(cards) - place][1] + 1:
+                chain += 1
+            face_up[column, chain, suit, rank] = 1
+    completed = np.zeros((layout.runs, suits), np.uint8)
     for run, suit in enumerate(rows.completed):
         if suit:
             completed[run, suit - 1] = 1
@@ -238,10 +243,10 @@ def test_the_onehot_observation_is_flat_and_bad_keywords_are_refused() -> None:
     space = env.observation_space
     shapes = {key: space[key].shape for key in ("face_up", "face_down", "deals_left", "completed")}
     assert shapes == {
-        "face_up": (10 * 78 * 52,),
+        "face_up": (10 * 6 * 2 * 13,),  # columns x chains x suits x ranks
         "face_down": (10 * 6,),
         "deals_left": (6,),
-        "completed": (8 * 4,),
+        "completed": (8 * 2,),
     }
     assert all(space[key].dtype == np.uint8 for key in shapes)
     check_env(env.unwrapped)
@@ -271,8 +276,12 @@ def test_the_onehot_parts_end_to_end_are_openspiels_observation_tensor() -> None
             state.apply_action(rng.choice(state.legal_actions()))
     env = SpiderGymEnv("spiderette", suits=2, observation="onehot")
     seen, _ = env.reset(options={"position": state.game.to_text()})
-    parts = [seen[key] for key in ("face_up", "face_down", "deals_left", "completed")]
-    assert np.array_equal(np.concatenate(parts), state.observation_tensor(0))
+    # OpenSpiel's tensor is the four parts end to end, then the moves played over max_moves.
+    parts = [seen[key] for key in ("face_down", "face_up", "deals_left", "completed")]
+    tensor = np.array(state.observation_tensor(0))
+    assert np.array_equal(np.concatenate(parts), tensor[:-1])
+    assert tensor[-1] == pytest.approx(state.game.moves / MAX_STEPS) and tensor[-1] > 0
+    assert seen["face_up"].sum() == sum(len(cards) for cards in state.game.position().face_up)
 
 
 def test_an_async_vector_env_steps_in_processes_with_batched_masks() -> None:
@@ -286,7 +295,7 @@ def test_an_async_vector_env_steps_in_processes_with_batched_masks() -> None:
             assert info["action_mask"].shape == (2, 1301) and info["action_mask"].dtype == np.int8
             actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
             observations, rewards, terminated, _, info = envs.step(actions)
-            assert observations["face_up"].shape == (2, 10 * 78 * 52) and rewards.shape == (2,)
+            assert observations["face_up"].shape == (2, 10 * 6 * 13) and rewards.shape == (2,)
             assert not any(info["illegal"]) and not terminated.any()
         assert list(info["episode_return"]) == pytest.approx(
             [0.05 * turned - 0.001 * 20 for turned in info["cards_turned_total"]]

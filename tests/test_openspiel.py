@@ -283,7 +283,7 @@ def test_a_column_over_its_chains_is_refused() -> None:
     observer = load(game="spiderette").make_py_observer()
     zigzag = [0x05, 0x01] * 3  # six chains of one card: five deals, where spiderette has four
     with pytest.raises(RuntimeError, match="holds 6 chains, over 5"):
-        observer._column_places(0, zigzag)  # noqa: SLF001
+        observer.encoding.chain_places(zigzag)
 
 
 def test_information_state_recalls_what_the_observation_forgets() -> None:

@@ -38,6 +38,7 @@ def test_the_core_imports_no_extra() -> None:
     [
         ("spider.research.gym", "gymnasium", "gym"),
         ("spider.research.arrays", "gymnasium", "gym"),
+        ("spider.research.chains", "numpy", "gym"),
         ("spider.research.vector", "gymnasium", "gym"),
         ("spider.research.openspiel", "pyspiel", "openspiel"),
     ],

@@ -6,13 +6,17 @@
 - ``"indices"``: the layout as it is (``int8``): ``face_up`` columns x depth card indices (1..52,
   0 past the last card), ``face_down`` counts, ``deals_left`` a number, ``completed`` run suits
   (1..4, 0 for none yet).
-- ``"onehot"``: the same position one-hot (``uint8`` 0 or 1), each part a flat vector: ``face_up``
-  columns x depth x 52 (``[(column * depth + place) * 52 + index - 1]`` is 1 when that place
-  holds that card), ``face_down`` columns x (most face-down + 1), ``deals_left`` deals + 1,
-  ``completed`` runs x 4.  Put end to end (as floats) they are OpenSpiel's observation tensor
-  (:class:`spider.research.openspiel.SpiderObserver`).  Flat, so that Stable-Baselines3's
-  ``MultiInputPolicy`` takes them as they are, without its warning about shapes that are neither
-  an image nor a vector; bounded 0..1, so that it does not take them for an image either.
+- ``"onehot"``: the chain encoding of :mod:`spider.research.chains` (``uint8`` 0 or 1), each part
+  a flat vector: ``face_down``, ``face_up`` (each column's face-up cards as chains of descending
+  ranks, suit-by-rank grids), ``deals_left`` and ``completed``.  Put end to end in that order
+  (as floats) they are OpenSpiel's observation tensor
+  (:class:`spider.research.openspiel.SpiderObserver`) but for its last value, the moves played
+  over ``max_moves``, which is left out: OpenSpiel's game stops itself after ``max_moves``,
+  whereas a Gymnasium episode is cut by the ``TimeLimit`` wrapper, outside the environment.
+  Flat, so that Stable-Baselines3's ``MultiInputPolicy`` takes them as they are, without its
+  warning about shapes that are neither an image nor a vector; bounded 0..1, so that it does not
+  take them for an image either.  854 values for Spider with one suit, 1,642 with two, 3,218
+  with four; 513, 972 and 1,890 for Spiderette.
 
 An action changes at most two columns (a deal: all of them), so after each action only the
 columns it touched are written again (:meth:`ObservationArrays.write_columns`); a reset writes
@@ -26,8 +30,8 @@ Examples:
     >>> arrays = observation_arrays(Layout.of(game.options), "onehot")
     >>> arrays.write_all(game)
     >>> observation = arrays.observation()
-    >>> observation["face_up"].shape, int(observation["face_up"].sum())  # 7 x 52 x 52; 7 cards
-    ((18928,), 7)
+    >>> observation["face_up"].shape, int(observation["face_up"].sum())  # 7 x 5 x 13; 7 cards
+    ((455,), 7)
     >>> [int(i) for i in observation["deals_left"].nonzero()[0]]  # four deals left
     [4]
 """
@@ -35,7 +39,7 @@ Examples:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 try:
@@ -51,6 +55,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the extra is installe
 from spider.game import Game
 from spider.limits import excerpt
 from spider.position import Position
+from spider.research.chains import ChainEncoding
 from spider.research.observe import CARD_TYPES, Layout, card_index
 
 __all__ = ["OBSERVATIONS", "IndexArrays", "ObservationArrays", "OneHotArrays", "observation_arrays"]
@@ -92,7 +97,7 @@ class ObservationArrays(ABC):
                 raise RuntimeError(
                     f"a column holds {len(cards)} face-up cards, over {self.layout.depth}"
                 )
-            self._write_column(column, [_INDEX[card] for card in cards], down)
+            self._write_column(column, cards, down)
 
     @abstractmethod
     def write_completed(self, position: Position) -> None:
@@ -103,8 +108,9 @@ class ObservationArrays(ABC):
         """Write the deals left in the stock."""
 
     @abstractmethod
-    def _write_column(self, column: int, indices: list[int], down: int) -> None:
-        """Write one column: its face-up cards' indices, bottom to top, and its face-down count."""
+    def _write_column(self, column: int, cards: Sequence[int], down: int) -> None:
+        """Write one column: its face-up cards (engine ints), bottom to top, and its face-down
+        count."""
 
 
 class IndexArrays(ObservationArrays):
@@ -144,7 +150,8 @@ class IndexArrays(ObservationArrays):
     def write_deals_left(self, deals_left: int) -> None:
         self.deals_left = deals_left
 
-    def _write_column(self, column: int, indices: list[int], down: int) -> None:
+    def _write_column(self, column: int, cards: Sequence[int], down: int) -> None:
+        indices = [_INDEX[card] for card in cards]
         row = self.face_up[column]
         row[: len(indices)] = indices
         row[len(indices) :] = 0
@@ -152,57 +159,31 @@ class IndexArrays(ObservationArrays):
 
 
 class OneHotArrays(ObservationArrays):
-    """``observation="onehot"``: flat one-hot vectors (``uint8``), OpenSpiel's tensor in parts."""
+    """``observation="onehot"``: the chain encoding (:mod:`spider.research.chains`), flat
+    ``uint8`` vectors: OpenSpiel's tensor in parts."""
 
     def __init__(self, layout: Layout) -> None:
         super().__init__(layout)
-        self.face_up = np.zeros(layout.columns * layout.depth * CARD_TYPES, np.uint8)
-        self.face_down = np.zeros(layout.columns * (layout.max_face_down + 1), np.uint8)
-        self.deals_left = np.zeros(layout.deals + 1, np.uint8)
-        self.completed = np.zeros(layout.runs * 4, np.uint8)
-        # Views of one column (or run) a row, which the writes go through.
-        self._face_up_rows = self.face_up.reshape(layout.columns, layout.depth * CARD_TYPES)
-        self._face_down_rows = self.face_down.reshape(layout.columns, layout.max_face_down + 1)
-        self._completed_rows = self.completed.reshape(layout.runs, 4)
+        self.encoding = ChainEncoding(layout)
+        self.parts = self.encoding.zeros(np.uint8)
 
     def space(self) -> spaces.Dict:
         return spaces.Dict(
-            {
-                name: spaces.Box(0, 1, array.shape, np.uint8)
-                for name, array in (
-                    ("face_up", self.face_up),
-                    ("face_down", self.face_down),
-                    ("deals_left", self.deals_left),
-                    ("completed", self.completed),
-                )
-            }
+            {name: spaces.Box(0, 1, array.shape, np.uint8) for name, array in self.parts.items()}
         )
 
     def observation(self) -> dict[str, Any]:
-        return {
-            "face_up": self.face_up.copy(),
-            "face_down": self.face_down.copy(),
-            "deals_left": self.deals_left.copy(),
-            "completed": self.completed.copy(),
-        }
+        return {name: array.copy() for name, array in self.parts.items()}
 
     def write_completed(self, position: Position) -> None:
-        rows = self._completed_rows
-        rows.fill(0)
-        for run, suit in enumerate(position.removed):
-            rows[run, suit] = 1
+        self.encoding.write_completed(self.parts, position.removed)
 
     def write_deals_left(self, deals_left: int) -> None:
-        self.deals_left.fill(0)
-        self.deals_left[deals_left] = 1
+        self.encoding.write_deals_left(self.parts, deals_left)
 
-    def _write_column(self, column: int, indices: list[int], down: int) -> None:
-        row = self._face_up_rows[column]
-        row.fill(0)
-        row[[place * CARD_TYPES + index - 1 for place, index in enumerate(indices)]] = 1
-        counts = self._face_down_rows[column]
-        counts.fill(0)
-        counts[down] = 1
+    def _write_column(self, column: int, cards: Sequence[int], down: int) -> None:
+        self.encoding.write_face_up(self.parts, column, cards)
+        self.encoding.write_face_down(self.parts, column, down)
 
 
 def observation_arrays(layout: Layout, kind: str) -> ObservationArrays:

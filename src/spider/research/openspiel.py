@@ -44,7 +44,8 @@ unknown parameter raises OpenSpiel's own ``SpielError`` (``Wrong type for parame
 Observation: a string (:func:`visible_text`) and a tensor of 855 floats (Spider, one suit),
 1,643 (two suits) or 3,219 (four suits), which holds everything the player sees and loses
 nothing of it: each column's face-up cards as chains of descending ranks, suit-by-rank grids
-(see :class:`SpiderObserver`).
+(see :class:`SpiderObserver`), the numbers of the Gymnasium observation ``"onehot"`` and the
+moves played.
 
 Information state: a string only.  Every chance outcome is a card the player sees, so the
 history (every player action and every card shown) is the player's whole recall; the
@@ -60,7 +61,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any, Final
 
 try:
@@ -80,8 +80,8 @@ from spider.game import Game
 from spider.limits import excerpt
 from spider.moves import DEAL, Action, action_text
 from spider.options import Options
+from spider.research.chains import PARTS, ChainEncoding
 from spider.research.observe import CARD_TYPES, Layout, card_from_index, card_index
-from spider.rules import RUN_LENGTH
 
 __all__ = [
     "GAME_NAME",
@@ -560,22 +560,15 @@ def visible_text(state: SpiderState) -> str:
 class SpiderObserver:
     """OpenSpiel's observer: what the player sees, as a tensor and as a string.
 
-    The observation tensor (float32, :attr:`pieces` gives each piece's shape) holds, in order:
+    The observation tensor (float32, :attr:`pieces` gives each piece's shape) is the chain
+    encoding of :mod:`spider.research.chains` (the parts ``face_down``, ``face_up`` as chains of
+    descending ranks, ``deals_left`` and ``completed``, end to end: the numbers of the Gymnasium
+    observation ``"onehot"``) followed by ``moves`` (1): the player actions played over
+    ``max_moves`` (the game stops at 1).  While chance deals the first face-up cards, only those
+    are set.
 
-    - ``face_down`` (columns x (most face-down + 1)): each column's face-down count, one-hot;
-    - ``face_up`` (columns x chains x suits x 13): each column's face-up cards as *chains*,
-      top first: a chain is a longest stretch whose ranks descend by one (of any suits), so a
-      chain holds each rank at most once and is stored as a suit-by-rank grid, 1 where it holds
-      that card.  A card only ever lands on a card one rank higher (or on no face-up card),
-      except when a deal drops it, so a column holds at most ``1 + deals`` chains: the
-      encoding loses nothing;
-    - ``deals_left`` (deals + 1): one-hot;
-    - ``completed`` (runs x suits): the suit of each run removed, one-hot, in order;
-    - ``moves`` (1): player actions played over ``max_moves`` (the game stops at 1).
-
-    ``suits`` is the variant's suit count (the cards of a one- or two-suit deck are spades, or
-    spades and hearts).  With ``perfect_recall`` (the information state) the tensor is empty, as
-    the game provides no information-state tensor, and the string adds the whole history.
+    With ``perfect_recall`` (the information state) the tensor is empty, as the game provides no
+    information-state tensor, and the string adds the whole history.
 
     Examples:
         >>> game = pyspiel.load_game(GAME_NAME, {"suits": 2})
@@ -588,26 +581,18 @@ class SpiderObserver:
         self.layout = layout
         self.max_moves = max_moves
         self.perfect_recall = perfect_recall
-        suits, chains = layout.options.suits, 1 + layout.deals
-        self._chain_size = suits * RUN_LENGTH
+        self.encoding = ChainEncoding(layout)
         self.pieces: dict[str, tuple[int, ...]] = {}
         if not perfect_recall:
-            self.pieces = {
-                "face_down": (layout.columns, layout.max_face_down + 1),
-                "face_up": (layout.columns, chains, suits, RUN_LENGTH),
-                "deals_left": (layout.deals + 1,),
-                "completed": (layout.runs, suits),
-                "moves": (1,),
-            }
-        sizes = {name: int(np.prod(shape)) for name, shape in self.pieces.items()}
-        self.tensor = np.zeros(sum(sizes.values()), np.float32)
+            self.pieces = {**self.encoding.shapes, "moves": (1,)}
+        self.tensor = np.zeros(
+            sum(int(np.prod(shape)) for shape in self.pieces.values()), np.float32
+        )
         self.dict: dict[str, Any] = {}
-        self._starts: dict[str, int] = {}
-        start = 0
-        for name, shape in self.pieces.items():
-            self._starts[name] = start
-            self.dict[name] = self.tensor[start : start + sizes[name]].reshape(shape)
-            start += sizes[name]
+        if not perfect_recall:
+            self._parts = self.encoding.views(self.tensor)
+            self.dict = {name: self._parts[name].reshape(self.pieces[name]) for name in PARTS}
+            self.dict["moves"] = self.tensor[self.encoding.size :]
 
     def set_from(self, state: SpiderState, player: int) -> None:
         """Fill the tensor from the position ``player`` sees in ``state``."""
@@ -616,29 +601,11 @@ class SpiderObserver:
         self.tensor.fill(0)
         game = state.game
         if game is None:  # the deal: the face-up card of each column dealt so far
-            self.tensor[
-                [
-                    self._column_places(column, [card])[0]
-                    for column, card in enumerate(state.dealt_tops)
-                ]
-            ] = 1
+            for column, card in enumerate(state.dealt_tops):
+                self.encoding.write_face_up(self._parts, column, [card])
             return
-        position = game.position()
-        down_width = self.layout.max_face_down + 1
-        places = [
-            self._starts["face_down"] + column * down_width + down
-            for column, down in enumerate(position.face_down)
-        ]
-        for column, cards in enumerate(position.face_up):
-            places += self._column_places(column, cards)
-        places.append(self._starts["deals_left"] + game.deals_left)
-        suits = self.layout.options.suits
-        places += [
-            self._starts["completed"] + run * suits + suit
-            for run, suit in enumerate(position.removed)
-        ]
-        self.tensor[places] = 1
-        self.tensor[self._starts["moves"]] = game.moves / self.max_moves
+        self.encoding.write_position(self._parts, game.position(), game.deals_left)
+        self.tensor[self.encoding.size] = game.moves / self.max_moves
 
     def string_from(self, state: SpiderState, player: int) -> str:
         """The visible position as one line: the move count, deals left, runs removed, then each
@@ -648,21 +615,6 @@ class SpiderObserver:
         if self.perfect_recall:
             text += "\nhistory: " + " ".join(map(str, state.history()))
         return text
-
-    def _column_places(self, column: int, cards: Sequence[int]) -> list[int]:
-        """The places of a column's face-up cards, chain by chain from the top."""
-        chain_size, chains = self._chain_size, 1 + self.layout.deals
-        first = self._starts.get("face_up", 0) + column * chains * chain_size
-        places, chain, above = [], 0, 0
-        for card in reversed(cards):
-            rank = card & 15
-            if above and rank != above + 1:
-                chain += 1
-            above = rank
-            places.append(first + chain * chain_size + (card >> 4) * RUN_LENGTH + rank - 1)
-        if chain >= chains:  # impossible by the rules (see the class docstring)
-            raise RuntimeError(f"column {column} holds {chain + 1} chains, over {chains}")
-        return places
 
 
 pyspiel.register_game(_GAME_TYPE, SpiderGame)
