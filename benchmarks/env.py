@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import random
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -142,7 +144,8 @@ def rows_of(variant: tuple[str, int, str], max_steps: int) -> list[Row]:
 
 def rows_at(revision: str, variant: tuple[str, int, str], max_steps: int) -> list[Row]:
     """The environments of git ``revision`` for ``variant``: its ``SpiderEnv``, and its
-    Gymnasium class under Gymnasium's ``make`` (its registration would be this tree's)."""
+    Gymnasium class under Gymnasium's ``make`` (its registration would be this tree's), with
+    ``observation="onehot"`` too if that revision has it."""
     package = engine_at(revision).game.__module__.rsplit(".", 1)[0]
     old_env = importlib.import_module(f"{package}.env")
     old_gym = importlib.import_module(f"{package}.research.gym")
@@ -153,7 +156,7 @@ def rows_at(revision: str, variant: tuple[str, int, str], max_steps: int) -> lis
         kwargs={"game": game, "suits": suits, "rule": rule},
         max_episode_steps=max_steps,
     )
-    return [
+    rows = [
         Row(
             f"SpiderEnv at {revision}",
             variant,
@@ -161,6 +164,10 @@ def rows_at(revision: str, variant: tuple[str, int, str], max_steps: int) -> lis
         ),
         Row(f"gymnasium.make at {revision}", variant, lambda: gymnasium.make(spec)),
     ]
+    if "observation" in inspect.signature(old_gym.SpiderGymEnv).parameters:
+        make_onehot = partial(gymnasium.make, spec, observation="onehot")
+        rows.append(Row(f"gymnasium.make onehot at {revision}", variant, make_onehot))
+    return rows
 
 
 def measure(row: Row, episodes: int, seed: int) -> None:
