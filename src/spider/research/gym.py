@@ -28,8 +28,10 @@ a player sees (:mod:`spider.research.observe`); with ``observation="indices"`` (
 - ``deals_left``: the deals left in the stock;
 - ``completed``: the suit (1..4) of each run removed, in order, 0 for runs not removed yet.
 
-``observation="onehot"`` gives the same parts one-hot, as flat ``uint8`` vectors for a network
-(:mod:`spider.research.arrays`; Stable-Baselines3's ``MultiInputPolicy`` takes them without a
+``observation="onehot"`` gives the same parts one-hot, as flat ``uint8`` vectors for a network,
+each column's face-up cards as chains of descending ranks: the numbers of OpenSpiel's
+observation tensor, but its move count (:mod:`spider.research.chains`,
+:mod:`spider.research.arrays`; Stable-Baselines3's ``MultiInputPolicy`` takes them without a
 warning).
 
 ``info["action_mask"]`` (and :meth:`SpiderGymEnv.action_masks`) marks the legal actions.  An
