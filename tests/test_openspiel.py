@@ -379,9 +379,9 @@ def test_max_moves_defaults_to_the_environments_episode_length() -> None:
 def test_the_examples_print_a_table_beside_the_hint(
     bot: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    name = "openspiel_mcts.py" if bot == "mcts" else "openspiel_ismcts_vs_hint.py"
-    path = Path(__file__).parent.parent / "examples" / name
-    args = ["--deals", "2", "--simulations", "3", "--rollout", "3", "--max-actions", "12"]
+    path = Path(__file__).parent.parent / "examples" / "openspiel_vs_hint.py"
+    args = ["--bot", bot, "--deals", "2", "--simulations", "3", "--rollout", "3"]
+    args += ["--max-actions", "12"]
     monkeypatch.setattr(sys, "argv", [str(path), *args])
     runpy.run_path(str(path), run_name="__main__")
     header, rule, *rows = capsys.readouterr().out.splitlines()

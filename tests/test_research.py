@@ -75,7 +75,7 @@ def test_openspiel_example_runs(
 ) -> None:
     pytest.importorskip("pyspiel")
     args = ["--deals", "3", "--simulations", "4", "--rollout", "3", "--max-actions", "15"]
-    rows = run_example("openspiel_ismcts_vs_hint.py", args, monkeypatch, capsys)[2:]
+    rows = run_example("openspiel_vs_hint.py", args, monkeypatch, capsys)[2:]
     assert [row.split(" | ")[:2] for row in rows] == [
         ["| SP1-S1C-AAAAAAD", "ismcts"],
         ["| SP1-S1C-AAAAAAD", "hint"],
