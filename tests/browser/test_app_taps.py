@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from webapp import assert_shows, grab_point, message, open_app, set_setting
+from webapp import (
+    RECORD_TAPS,
+    assert_shows,
+    forget_everything,
+    grab_point,
+    message,
+    open_app,
+    set_setting,
+)
 
 from spider import Game, Move
 
@@ -21,23 +29,42 @@ HINT_ELSEWHERE = "SP1-S1C-AAAAAAN"
 OTHER_SUIT_ONLY = "SD1-S2-AAAAAAC"
 
 
-@pytest.mark.parametrize("profile", ["phone"], indirect=True)
-def test_a_quick_tap_on_the_uncovered_card_is_played(page: Page, profile: str) -> None:
-    game = Game.from_code(TWO_IN_A_ROW)
+# A second tap on the same spot within this time of the first is the double of it (drag.js).
+DOUBLE_TAP_MS = 420
+
+
+def two_quick_taps(page: Page, game: Game) -> float:
+    """Taps the top card of column 2, then, 200 ms later or as soon as its move shows, the card
+    it uncovered; returns the time between the two taps as the page saw them."""
+    forget_everything(page)
     open_app(page, f"/?code={TWO_IN_A_ROW}")
+    page.evaluate(RECORD_TAPS)
     x, y = grab_point(page, 1)
-    started = page.evaluate("() => performance.now()")
     page.touchscreen.tap(x, y)
     game.move(1, 0, 1)
     assert_shows(page, game)
-    # Within a double tap's time of the first (the 150-380 ms in which it used to be dropped),
-    # on the card that now lies there.
-    page.wait_for_timeout(max(0.0, 200 - (page.evaluate("() => performance.now()") - started)))
+    page.wait_for_function("() => performance.now() - window.tapTimes[0] >= 200")
     page.touchscreen.tap(x, y)
-    elapsed = page.evaluate("() => performance.now()") - started
-    game.move(1, 4, 1)
-    assert_shows(page, game)
-    assert elapsed < 400
+    gap: float = page.evaluate("() => window.tapTimes[1] - window.tapTimes[0]")
+    return gap
+
+
+@pytest.mark.parametrize("profile", ["phone"], indirect=True)
+def test_a_quick_tap_on_the_uncovered_card_is_played(page: Page, profile: str) -> None:
+    # The second tap must come within a double tap's time of the first (where it used to be
+    # dropped), on the card that now lies there. On a loaded machine the first move can take
+    # longer than that to show, so the pair is tried again on a fresh page; each try checks
+    # that both taps were played.
+    gaps = []
+    for _ in range(3):
+        game = Game.from_code(TWO_IN_A_ROW)
+        gap = two_quick_taps(page, game)
+        game.move(1, 4, 1)
+        assert_shows(page, game)
+        gaps.append(gap)
+        if gap < DOUBLE_TAP_MS:
+            return
+    pytest.fail(f"the first move took too long to show for a quick second tap: gaps {gaps} ms")
 
 
 @pytest.mark.parametrize("profile", ["phone"], indirect=True)

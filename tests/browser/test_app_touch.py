@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from webapp import (
+    RECORD_TAPS,
     assert_shows,
     card,
     click_action,
+    forget_everything,
     grab_point,
     open_app,
     position_url,
@@ -85,6 +87,10 @@ CUT_OPTIONS = """() => {
 }"""
 
 
+# A tap on another card this soon after the first is still the double of the first (drag.js).
+DOUBLE_TAP_REACTION_MS = 120
+
+
 def touch_tap(page: Page, x: float, y: float) -> None:
     page.touchscreen.tap(x, y)
 
@@ -108,16 +114,25 @@ def visible_in_window(page: Page, selector: str) -> bool:
 @pytest.mark.parametrize("profile", ["phone"], indirect=True)
 def test_taps_restart_and_abandoning_on_a_phone(page: Page, screenshot: Any) -> None:
     game = Game.from_code(SPIDER_1)
-    open_app(page, f"/?code={SPIDER_1}")
 
     # A double tap on the A of spades in column 4 is one action: the ace goes to its best
     # column, and the 4 it uncovers, now under the finger, stays (the second tap came too soon
-    # to be aimed at it; a later one is, see test_app_taps.py).
+    # to be aimed at it; a later one is, see test_app_taps.py). Two taps sent one after the
+    # other can land further apart than that on a loaded machine: then the pair is sent again on
+    # a fresh page.
     first = best_destination(game, 3, 1)
     assert first is not None
-    x, y = grab_point(page, 3)
-    touch_tap(page, x, y)
-    touch_tap(page, x, y)
+    gaps = []
+    while len(gaps) < 3 and (not gaps or gaps[-1] >= DOUBLE_TAP_REACTION_MS):
+        if gaps:
+            forget_everything(page)
+        open_app(page, f"/?code={SPIDER_1}")
+        page.evaluate(RECORD_TAPS)
+        x, y = grab_point(page, 3)
+        touch_tap(page, x, y)
+        touch_tap(page, x, y)
+        gaps.append(page.evaluate("() => window.tapTimes[1] - window.tapTimes[0]"))
+    assert gaps[-1] < DOUBLE_TAP_REACTION_MS, f"no two taps came close enough: gaps {gaps} ms"
     game.move(first.src, first.dst, first.count)
     page.wait_for_timeout(700)
     assert_shows(page, game)

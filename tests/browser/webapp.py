@@ -292,3 +292,22 @@ SET_ASIDE = """() => Object.keys(localStorage)
   .filter((k) => k.startsWith('spider:set-aside:'))
   .sort((a, b) => Number(a.split(':')[2]) - Number(b.split(':')[2]) || a.localeCompare(b))
   .map((k) => JSON.parse(localStorage.getItem(k)))"""
+
+
+# Keeps the time of every pointerup in window.tapTimes (the page's own clock).
+RECORD_TAPS = """() => {
+  window.tapTimes = [];
+  window.addEventListener('pointerup', (e) => window.tapTimes.push(e.timeStamp), true);
+}"""
+
+
+def forget_everything(page: Page) -> None:
+    """Leaves the app for a page of its origin without it and clears what the app stored."""
+    page.goto("/engine.json")
+    page.evaluate(
+        """() => new Promise((done) => {
+          localStorage.clear();
+          const request = indexedDB.deleteDatabase('spider-solitaire');
+          request.onsuccess = request.onerror = request.onblocked = () => done(null);
+        })"""
+    )
