@@ -30,6 +30,7 @@ pytestmark = pytest.mark.browser
 
 CODE = "SP1-S1C-AAAAAAB"
 SAVED = "() => localStorage.getItem('spider:pending') === null"
+NAMED = "() => typeof JSON.parse(localStorage.getItem('spider:game')).data.id === 'string'"
 # Whether the app is at rest: the game it shows saved, no action waiting, and the copy in
 # IndexedDB holding the same game as localStorage.
 AT_REST = """async () => {
@@ -131,6 +132,9 @@ def test_a_killed_browser_keeps_the_last_move_deal_and_won_game(chromium: Any) -
     page.evaluate("(entry) => localStorage.setItem('spider:game', entry)", entry)
     page = browser.open("/")
     assert_shows(page, won)
+    # Stored without a name, the game is saved under the page's name for it, which the log of
+    # the winning move names: the move is played again if the kill comes before its save.
+    page.wait_for_function(NAMED)
     durable = Durable(page)
     drag(page, "desktop", last.src, -last.count, last.dst)
     durable.wait()

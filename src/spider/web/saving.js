@@ -89,6 +89,11 @@ function readMeta(meta) {
 }
 
 /** @param {unknown} d */
+function hasName(d) {
+  return isObject(d) && typeof d.id === "string" && d.id !== "";
+}
+
+/** @param {unknown} d */
 function revOf(d) {
   return isObject(d) && isCount(d.rev) ? d.rev : 0;
 }
@@ -177,12 +182,16 @@ export class Saver {
   async replay(stored, send) {
     const log = readLog();
     const follows = log && stored && log.id === stored.id && log.rev === stored.rev && this.store.state.id === stored.id;
-    if (!log || !follows) {
-      if (log && !this.log) writeLog(null); // another game's, or covered by a later save
+    if (log && follows) {
+      this.log = log;
+      for (const req of log.actions) await send(req, { quiet: true, boot: true, pending: "action" });
       return;
     }
-    this.log = log;
-    for (const req of log.actions) await send(req, { quiet: true, boot: true, pending: "action" });
+    if (log && !this.log) writeLog(null); // another game's, or covered by a later save
+    // A game stored without its name (written by hand or by an older version) is named each
+    // time it is read: saved now under the name it has in this page, the actions logged from
+    // here on follow it after a crash.
+    if (stored && this.store.state.id === stored.id && !hasName(storage.peek(GAME_KEY))) this.save();
   }
 
   /** @param {Log | null} log */
