@@ -11,7 +11,7 @@ CADDY := /usr/bin/caddy
 # Playwright drives Debian's Chromium; it must never download a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test setup lint typecheck jscheck unit bench clean pyodide vendor bytecode debian browser hosts lock site \
+.PHONY: run test setup native lint typecheck jscheck unit bench clean pyodide vendor bytecode debian browser hosts lock site \
 	docs wheels
 
 run: setup
@@ -20,7 +20,7 @@ run: setup
 # The slow steps (Brotli 11 of the runtime, the bytecode build under Node, TypeScript) run side
 # by side on two cores.
 setup: $(STAMP) pyodide
-	$(MAKE) --no-print-directory -j2 vendor bytecode $(NODE_STAMP)
+	$(MAKE) --no-print-directory -j2 vendor bytecode native $(NODE_STAMP)
 	$(MAKE) --no-print-directory $(QR_JS)
 
 # Exactly the versions pinned in requirements.lock, then the project itself; uv (pinned here)
@@ -36,6 +36,11 @@ $(STAMP): pyproject.toml requirements.lock src/spider/__init__.py
 	$(BIN)/uv pip install --quiet --python $(BIN)/python $(TORCH_WHEELS) -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
+
+# The engine's kernel compiled by mypyc, next to its sources (no-op when current; without a C
+# compiler it says so and the pure-Python modules run): docs/architecture.md, "The compiled build".
+native: $(STAMP)
+	$(BIN)/python scripts/build_native.py
 
 # Pin the dependencies of pyproject.toml again (after changing them).
 lock:
@@ -119,4 +124,5 @@ bench: setup
 	$(BIN)/python benchmarks/engine.py
 
 clean:
+	rm -f src/spider/*.so src/spider/.native-stamp
 	rm -rf $(VENV) vendor node_modules build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import spider
+from spider import native
 from spider.cli import main
 from spider.serve.app import create_app
 from spider.serve.engine_zip import build_engine_zip
@@ -37,7 +38,7 @@ def test_spider_version_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["--version"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out == f"spider {VERSION}\n"
+    assert capsys.readouterr().out == f"spider {VERSION} ({native.build()})\n"
 
 
 def test_the_package_metadata_reads_it() -> None:

@@ -38,8 +38,9 @@ def format_code(options: Options, number: int) -> str:
     return f"SD1-S{options.suits}-{letters}"
 
 
-def parse_code(code: str, scoring: str = "standard") -> tuple[Options, int]:
-    """Read a code into its options and deal number, or raise :class:`InvalidCode`."""
+def parse_code(code: object, scoring: str = "standard") -> tuple[Options, int]:
+    """Read a code into its options and deal number, or raise :class:`InvalidCode` (also for
+    anything that is not text)."""
     if not isinstance(code, str):
         raise InvalidCode(f"a game code is text, not {type(code).__name__}", "not-text")
     if len(code) > MAX_CODE_CHARS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple, TypeAlias
 
@@ -86,6 +86,10 @@ class Column:
     cards: tuple[Card, ...]
     face_down: int
 
+    def __reduce__(self) -> tuple[type[Column], tuple[tuple[Card, ...], int]]:
+        """Pickled and copied through the constructor, as the compiled build requires."""
+        return (Column, (self.cards, self.face_down))
+
     @property
     def face_up(self) -> tuple[Card, ...]:
         """The face-up cards, bottom to top."""
@@ -112,6 +116,12 @@ class Effects:
     flipped: tuple[int, ...]
     runs: tuple[tuple[int, str], ...]
 
+    def __reduce__(
+        self,
+    ) -> tuple[type[Effects], tuple[Action, tuple[int, ...], tuple[tuple[int, str], ...]]]:
+        """Pickled and copied through the constructor, as the compiled build requires."""
+        return (Effects, (self.action, self.flipped, self.runs))
+
 
 OutcomeStatus: TypeAlias = Literal["won", "stuck", "in-play"]
 """What :meth:`Game.outcome` says of a game."""
@@ -128,6 +138,10 @@ class Outcome:
 
     status: OutcomeStatus
     reason: str
+
+    def __reduce__(self) -> tuple[type[Outcome], tuple[OutcomeStatus, str]]:
+        """Pickled and copied through the constructor, as the compiled build requires."""
+        return (Outcome, (self.status, self.reason))
 
     @property
     def is_over(self) -> bool:
@@ -241,7 +255,7 @@ class Game:
 
     @classmethod
     def from_code(
-        cls, code: str, scoring: str = "standard", undo_limit: int | None = DEFAULT_UNDO_LIMIT
+        cls, code: object, scoring: str = "standard", undo_limit: int | None = DEFAULT_UNDO_LIMIT
     ) -> Game:
         """The deal of a game code such as ``'SP1-S2C-AAAAAAD'``; :class:`InvalidCode` if bad."""
         options, number = parse_code(code, scoring)
@@ -249,7 +263,7 @@ class Game:
 
     @classmethod
     def from_options(
-        cls, options: Options, number: int, undo_limit: int | None = DEFAULT_UNDO_LIMIT
+        cls, options: object, number: int, undo_limit: int | None = DEFAULT_UNDO_LIMIT
     ) -> Game:
         """Deal game ``number`` of the variant ``options`` (game, suits, rule and scoring).
 
@@ -378,31 +392,26 @@ class Game:
 
     def copy(self, history: bool = True) -> Game:
         """An independent copy; with ``history=False`` the copy starts with empty history."""
-        other = Game.__new__(Game)
-        other._options = self._options
-        other._flexible = self._flexible
-        other._number = self._number
-        other._cols = [list(column) for column in self._cols]
-        other._down = list(self._down)
-        other._stock = list(self._stock)
-        other._removed = list(self._removed)
-        other._score = self._score
-        other._moves = self._moves
-        other._undo_limit = self._undo_limit
+        # Through __init__ (a compiled class makes no instance without it), which starts the
+        # copy with empty history; the stock goes in dealing order, as __init__ takes it.
+        other = Game(
+            self._options,
+            [list(column) for column in self._cols],
+            list(self._down),
+            self._stock[::-1],
+            list(self._removed),
+            self._score,
+            self._moves,
+            self._number,
+            self._undo_limit,
+        )
         other._group = list(self._group)
         other._last = self._last
-        other._standard = self._standard
-        other._floor = self._floor
         if history:
             other._history = deque(self._history, maxlen=self._undo_limit)
             other._redo = list(self._redo)
             other._played = list(self._played)
             other._start = self._start
-        else:
-            other._history = deque(maxlen=self._undo_limit)
-            other._redo = []
-            other._played = []
-            other._start = other._snapshot()
         return other
 
     def hidden_cards(self) -> list[int]:
@@ -607,6 +616,11 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_text({self.to_text()!r})"
+
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
+        """Pickled and copied through the constructor, as the compiled build requires: every
+        attribute, history included."""
+        return (_game_from_state, tuple(getattr(self, name) for name in _GAME_STATE))
 
     def __eq__(self, other: object) -> bool:
         """Same options and same position; the history is not compared (see :class:`Game`)."""
@@ -1021,3 +1035,34 @@ class Game:
     def state_key(self) -> tuple[object, ...]:
         """A hashable key of the exact position (cards, face-down counts, stock, runs, score)."""
         return self._snapshot()
+
+
+_GAME_STATE: Final = (
+    "_cols",
+    "_down",
+    "_flexible",
+    "_floor",
+    "_group",
+    "_history",
+    "_last",
+    "_moves",
+    "_number",
+    "_options",
+    "_played",
+    "_redo",
+    "_removed",
+    "_score",
+    "_standard",
+    "_start",
+    "_stock",
+    "_undo_limit",
+)
+"""The attributes a pickled or copied :class:`Game` carries: all of its ``__slots__``."""
+
+
+def _game_from_state(*state: object) -> Game:
+    """The game of :meth:`Game.__reduce__`'s state."""
+    game = Game(Options(), [], [], [], [], 0, 0)
+    for name, value in zip(_GAME_STATE, state, strict=True):
+        setattr(game, name, value)
+    return game

@@ -80,7 +80,7 @@ class Move(NamedTuple):
         return _read_move(cleaned, text, "a move")
 
 
-def _read_move(cleaned: str, text: str, what: str) -> Move:
+def _read_move(cleaned: str, text: object, what: str) -> Move:
     """The move written ``cleaned`` (``text`` as given, for the message)."""
     match = _MOVE_RE.match(cleaned) if cleaned.isascii() else None
     if match is None:
@@ -105,7 +105,7 @@ def action_text(action: Action) -> str:
     return DEAL if isinstance(action, str) else action.text()
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: object) -> Action:
     """Read an action in notation: ``'deal'`` gives :data:`DEAL`, ``'bc3'`` gives
     ``Move(1, 2, 3)``.  Spaces around it and upper case are accepted.
 

@@ -36,6 +36,10 @@ class Options:
     rule: str = "classic"
     scoring: str = "standard"
 
+    def __reduce__(self) -> tuple[type[Options], tuple[str, int, str, str]]:
+        """Pickled and copied through the constructor, as the compiled build requires."""
+        return (Options, (self.game, self.suits, self.rule, self.scoring))
+
     @classmethod
     def make(
         cls, game: str = "spider", suits: int = 1, rule: str = "classic", scoring: str = "standard"

@@ -33,6 +33,22 @@ class Position:
     score: int
     moves: int
 
+    def __reduce__(self) -> tuple[type[Position], tuple[object, ...]]:
+        """Pickled and copied through the constructor, as the compiled build requires."""
+        return (
+            Position,
+            (
+                self.options,
+                self.number,
+                self.columns,
+                self.face_down,
+                self.stock,
+                self.removed,
+                self.score,
+                self.moves,
+            ),
+        )
+
     @property
     def face_up(self) -> tuple[tuple[int, ...], ...]:
         """The face-up cards of each column, bottom to top: what a player sees of the table."""

@@ -27,6 +27,10 @@ class SplitMix64:
     def __init__(self, seed: int) -> None:
         self.state = seed & _MASK64
 
+    def __reduce__(self) -> tuple[type[SplitMix64], tuple[int]]:
+        """Pickled and copied through the constructor, as the compiled build requires."""
+        return (SplitMix64, (self.state,))
+
     def next(self) -> int:
         """The next 64-bit output."""
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from spider import __version__
+from spider import __version__, native
 from spider.cli.arguments import CommandParser
 from spider.cli.backup_command import add_backup_command
 from spider.cli.game_commands import add_game_commands
@@ -25,7 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Columns are lettered a-j in move notation: 'ad' moves one card from the first "
         "column to the fourth, 'bc3' moves three cards, 'deal' deals from the stock.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    # The version, and which build of the engine runs: "compiled" or "pure" (spider.native).
+    version = f"%(prog)s {__version__} ({native.build()})"
+    parser.add_argument("--version", action="version", version=version)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     add_game_commands(commands)  # new, show, play
