@@ -124,5 +124,5 @@ bench: setup
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -f src/spider/*.so src/spider/.native-stamp
+	find src/spider -name "*.so" -delete; rm -f src/spider/.native-stamp
 	rm -rf $(VENV) vendor node_modules build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -6,7 +6,8 @@ says which build answered). Every game is dealt from a seeded generator in each 
 scoring, then played at random to its end: at every step the legal moves, the position, its
 text, the score, the outcome, the effects of the last action, and every refused action with its
 error code and message go into the digest; undo and redo are exercised on the way, and the
-text, code, JSON and pickle of the game are read back.
+text, code, JSON and pickle of the game are read back. Then one mid-game position of each
+variant gets the quick hint's report and a bounded solve.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from spider import Game, IllegalMove, InvalidAction, InvalidCode, InvalidPositio
 from spider.moves import DEAL, parse_action
 from spider.options import Options
 from spider.rules import group_length, legal_moves, link_counts
+from spider.solver import hint_report, solve
 
 LINES: list[str] | None = None
 """Every line digested, when ``--lines`` asks for them (to find where two builds differ)."""
@@ -86,6 +88,26 @@ def game_digest(game: Game, rng: random.Random, update: hashlib._Hash) -> None:
     put(game.to_json(), game.outcome())
 
 
+def solver_digest(variants: list[Options], rng: random.Random, update: hashlib._Hash) -> None:
+    """The quick hint's report and a bounded solve (node limit, no time limit: the same work on
+    any machine) of one mid-game position of each variant."""
+    for options in variants:
+        game = Game.from_options(options, rng.randrange(10**9))
+        for _ in range(rng.randrange(10, 60)):
+            moves = game.legal_moves()
+            if moves:
+                game.push(rng.choice(moves))
+            elif game.can_deal:
+                game.push(DEAL)
+        report = hint_report(game)
+        solved = solve(game, time_limit=None, node_limit=1500)
+        found = (solved.status, solved.reason, solved.solution, solved.expanded, solved.positions)
+        for line in (repr(report), repr(found)):
+            update.update(line.encode() + b"\n")
+            if LINES is not None:
+                LINES.append(line)
+
+
 def digest(games: int, seed: int = 1) -> str:
     update = hashlib.sha256()
     rng = random.Random(seed)
@@ -98,6 +120,7 @@ def digest(games: int, seed: int = 1) -> str:
         options = variants[index % len(variants)]
         game = Game.from_options(options, rng.randrange(10**9), undo_limit=None)
         game_digest(game, rng, update)
+    solver_digest(variants, rng, update)
     for code in ("SP1-S2C-AAAAAAD", "SD1-S4-ZZ", "sp1-s1c-b", 7, "SP1-S3C-AAAAAAD"):
         update.update(_error(lambda code=code: Game.from_code(code).to_text()).encode())
     return update.hexdigest()

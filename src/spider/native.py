@@ -15,8 +15,8 @@ Examples:
 from __future__ import annotations
 
 import sys
-from importlib import import_module
 from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 from typing import Final, Literal
 
 __all__ = ["COMPILED_MODULES", "build", "compiled", "compiled_modules"]
@@ -33,23 +33,33 @@ COMPILED_MODULES: Final = (
     "spider.position_checks",
     "spider.rules",
     "spider.shuffle",
+    "spider.solver.full.encoding",
+    "spider.solver.full.generate",
+    "spider.solver.hint.evaluation",
+    "spider.solver.hint.lookahead",
 )
 """The modules the compiled build compiles: the rules kernel, ``Game`` and what they import on
-every action."""
+every action; the solver's position encoding and move generator; the quick hint's lookahead and
+evaluation."""
+
+
+def _runs_compiled(name: str) -> bool:
+    """True when module ``name`` runs (or, not imported yet, will run) compiled: CPython imports
+    an extension module before the ``.py`` file beside it."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return (getattr(module, "__file__", None) or "").endswith(tuple(EXTENSION_SUFFIXES))
+    base = Path(__file__).parent.joinpath(*name.split(".")[1:])
+    return any(base.with_name(base.name + suffix).is_file() for suffix in EXTENSION_SUFFIXES)
 
 
 def compiled_modules() -> list[str]:
     """The modules of :data:`COMPILED_MODULES` that run compiled in this process."""
-    found = []
-    for name in COMPILED_MODULES:
-        path = getattr(sys.modules.get(name) or import_module(name), "__file__", None) or ""
-        if path.endswith(tuple(EXTENSION_SUFFIXES)):
-            found.append(name)
-    return found
+    return [name for name in COMPILED_MODULES if _runs_compiled(name)]
 
 
 def compiled() -> bool:
-    """True when the engine's kernel runs compiled (every module of :data:`COMPILED_MODULES`)."""
+    """True when every module of :data:`COMPILED_MODULES` runs compiled."""
     return len(compiled_modules()) == len(COMPILED_MODULES)
 
 

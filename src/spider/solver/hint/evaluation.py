@@ -188,10 +188,12 @@ class Reveal:
                     loose_ranks.add(base & 15)
         if not unknown:
             return 0.0
-        moves = sum(rank[top - 1] for top in sorted(top_ranks))
-        suited = sum(card[top - 1] for top in sorted(top_cards))
-        suited += sum(card[base + 1] for base in sorted(bases))
-        loose = sum(rank[base + 1] for base in sorted(loose_ranks))
+        # Sums start from 0.0, so that they are floats even when empty (the compiled build holds
+        # a float variable to it).
+        moves = sum((rank[top - 1] for top in sorted(top_ranks)), 0.0)
+        suited = sum((card[top - 1] for top in sorted(top_cards)), 0.0)
+        suited += sum((card[base + 1] for base in sorted(bases)), 0.0)
+        loose = sum((rank[base + 1] for base in sorted(loose_ranks)), 0.0)
         common = self.suited * suited + self.loose * loose
         total = 0.0
         for index in unknown:
