@@ -104,3 +104,24 @@ def test_git_ignores_the_compiled_files() -> None:
         ["git", "check-ignore", *names], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert completed.stdout.split() == names
+
+
+def test_without_a_c_compiler_the_build_says_so_and_leaves_the_pure_build(
+    pure_copy: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "build_native.py", tmp_path / "scripts")
+    shutil.copytree(pure_copy / "spider", tmp_path / "src" / "spider")
+    stale = tmp_path / "src" / "spider" / ("game" + EXTENSION_SUFFIXES[0])
+    stale.write_bytes(b"")
+    completed = subprocess.run(
+        [sys.executable, "scripts/build_native.py"],
+        cwd=tmp_path,
+        env={"PATH": str(tmp_path / "no-compiler-here")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert completed.stdout.startswith("build_native: no C compiler found, so the engine runs as")
+    assert not stale.exists()

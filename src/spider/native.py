@@ -35,12 +35,15 @@ COMPILED_MODULES: Final = (
     "spider.shuffle",
     "spider.solver.full.encoding",
     "spider.solver.full.generate",
+    "spider.solver.full.heuristic",
+    "spider.solver.hint.column_table",
     "spider.solver.hint.evaluation",
     "spider.solver.hint.lookahead",
+    "spider.solver.hint.pruned_moves",
 )
 """The modules the compiled build compiles: the rules kernel, ``Game`` and what they import on
-every action; the solver's position encoding and move generator; the quick hint's lookahead and
-evaluation."""
+every action; the full solver's position encoding, move generator and heuristic; the quick
+hint's lookahead, evaluation and move tables."""
 
 
 def _runs_compiled(name: str) -> bool:
