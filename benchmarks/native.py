@@ -123,7 +123,7 @@ def main() -> None:
         compiled = statistics.median(float(str(r[key])) for r in rounds["compiled"])
         # The ratio is always "how many times faster": a rate over a rate, a time over a time.
         ratio = compiled / pure if key.endswith("/s") else pure / compiled
-        print(f"| {key:<28} | {pure:>12,.1f} | {compiled:>12,.1f} | {ratio:>5.2f}x |")
+        print(f"| {key:<28} | {pure:>12,.2f} | {compiled:>12,.2f} | {ratio:>5.2f}x |")
     print(
         f"\nsolver: 4-suit classic Spider deals {', '.join(map(str, SOLVER_DEALS))}, "
         f"{SOLVER_NODES:,} positions each; hint: the first {HINT_POSITIONS} positions; "
