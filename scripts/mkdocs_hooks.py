@@ -12,6 +12,10 @@ A role that names a full path in a module the reference documents (a ``:::`` lin
 a name that is not in the reference. ``spider.game.Game`` links to ``spider.Game``, where the
 reference documents it. Names in modules the reference leaves out, relative names and short
 names stay plain code.
+
+The reference documents the sources: griffe (which reads them for mkdocstrings) is told to skip
+the compiled modules that ``make setup`` puts beside them (``scripts/build_native.py``), which it
+would otherwise inspect instead, losing their docstrings' sections.
 """
 
 from __future__ import annotations
@@ -19,6 +23,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+
+from griffe import ModuleFinder
+
+COMPILED = (".so", ".pyd")
+ModuleFinder.accepted_py_module_extensions = [
+    suffix for suffix in ModuleFinder.accepted_py_module_extensions if suffix not in COMPILED
+]
+ModuleFinder.extensions_set = set(ModuleFinder.accepted_py_module_extensions)
 
 ROLES = "func|meth|class|mod|attr|data|exc|obj|const"
 ROLE = re.compile(rf":(?:{ROLES}):(?=<code>)")

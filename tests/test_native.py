@@ -125,3 +125,14 @@ def test_without_a_c_compiler_the_build_says_so_and_leaves_the_pure_build(
     )
     assert completed.stdout.startswith("build_native: no C compiler found, so the engine runs as")
     assert not stale.exists()
+
+
+def test_a_pickled_game_carries_every_attribute(pure_copy: Path) -> None:
+    # Game pickles through the list of its attributes beside __slots__ (which the compiled
+    # class does not keep): the two lists must not drift apart.
+    out = run_pure(
+        pure_copy,
+        "-c",
+        "from spider.game import Game, _GAME_STATE; print(Game.__slots__ == _GAME_STATE)",
+    )
+    assert out == "True\n"
