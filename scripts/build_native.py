@@ -143,24 +143,27 @@ def main() -> None:
         remove_compiled()
         print("build_native: compiled modules removed; the pure-Python build runs")
         return
+    print(ensure_current(force=args.force))
+
+
+def ensure_current(force: bool = False) -> str:
+    """Builds the compiled modules unless they are current (or ``force``); says what it did."""
     stamp = fingerprint()
     whole = all(path.exists() for path in expected_files())
     current = whole and STAMP.exists() and STAMP.read_text().strip() == stamp
-    if current and not args.force:
-        print("build_native: the compiled kernel is current")
-        return
+    if current and not force:
+        return "build_native: the compiled kernel is current"
     if have_compiler() is None:
         remove_compiled()
-        print(
+        return (
             "build_native: no C compiler found, so the engine runs as pure Python "
             "(install gcc or clang and run make setup again for the compiled kernel)"
         )
-        return
     remove_compiled()
     build()
     STAMP.write_text(stamp + "\n")
     names = ", ".join(module.removeprefix("spider.") for module in COMPILED_MODULES)
-    print(f"build_native: compiled with mypyc: {names}")
+    return f"build_native: compiled with mypyc: {names}"
 
 
 if __name__ == "__main__":

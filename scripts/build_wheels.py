@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Build what a user installs: the ``spider-solitaire`` wheel and sdist, and the companion wheel
-``spider-solitaire-runtime`` that its ``web`` extra pulls in (``make wheels``).
+"""Build what a user installs: the ``spider-solitaire`` wheel and sdist, its compiled wheel for
+this platform, and the companion wheel ``spider-solitaire-runtime`` that its ``web`` extra pulls
+in (``make wheels``).
 
 The core package is the engine, the CLI, the server and the front end: standard library only,
-small. The runtime wheel carries the files the page loads that are not Python sources, all
-checked here:
+small. The compiled wheel holds the same files plus the modules mypyc compiles
+(``scripts/hatch_native.py``): installers take it where it fits (this CPython on this
+platform) and the pure wheel everywhere else, with no compiler needed. The runtime wheel
+carries the files the page loads that are not Python sources, all checked here:
 
 - the Pyodide files the page uses, taken from the npm package whose sha512 must equal the one
   pinned in ``src/spider/pyodide.lock.json`` (``npm pack``, from npm's cache when it has it;
@@ -13,17 +16,18 @@ checked here:
 - the bytecode standard library and engine (``vendor/bytecode``, from ``make bytecode``), which
   must be current for these sources and this Pyodide.
 
-Both wheels have the version of ``spider.__version__``; the ``web`` extra pins the runtime to
+All the wheels have the version of ``spider.__version__``; the ``web`` extra pins the runtime to
 it (a mismatch stops the build). Builds use the project's own hatchling (``uv build
 --no-build-isolation``), so they need no network but npm's (or its cache).
 
-Usage: ``python scripts/build_wheels.py [--out DIR] [--only core|runtime]``
+Usage: ``python scripts/build_wheels.py [--out DIR] [--only core|compiled|runtime]``
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -37,6 +41,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_bytecode  # noqa: E402
+import build_native  # noqa: E402
 import fetch_pyodide  # noqa: E402
 import precompress  # noqa: E402
 
@@ -118,16 +123,27 @@ def runtime_pin() -> str:
     return pinned
 
 
-def uv_build(project: Path, out: Path, *targets: str) -> None:
+def uv_build(project: Path, out: Path, *targets: str, env: dict[str, str] | None = None) -> None:
     """``uv build`` with the project's hatchling (no build isolation, no network)."""
     uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
     if uv is None:
         raise BuildError("uv is not installed (make setup installs it into .venv)")
     command = [uv, "build", "--quiet", "--no-build-isolation", "--python", sys.executable]
     command += [*targets, "--out-dir", str(out), str(project)]
-    proc = subprocess.run(command, capture_output=True, text=True, check=False)
+    proc = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if proc.returncode != 0:
         raise BuildError(f"uv build of {project} failed:\n{proc.stderr.strip()}")
+
+
+def build_compiled(out: Path) -> bool:
+    """The compiled wheel for this platform (``scripts/hatch_native.py``), built from the
+    checkout; False, with a line said, when there is no C compiler to build it."""
+    if build_native.have_compiler() is None:
+        print("build_wheels: no C compiler, so no compiled wheel (the pure one installs anywhere)")
+        return False
+    env = dict(os.environ, HATCH_BUILD_HOOK_ENABLE_CUSTOM="true")
+    uv_build(ROOT, out, "--wheel", env=env)
+    return True
 
 
 def checked_pyodide_files(workdir: Path) -> tuple[dict[str, bytes], dict[str, str]]:
@@ -218,15 +234,19 @@ def build_runtime(out: Path, version: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the files go")
-    parser.add_argument("--only", choices=("core", "runtime"), help="build one of the two")
+    parser.add_argument(
+        "--only", choices=("core", "compiled", "runtime"), help="build one of the three"
+    )
     args = parser.parse_args(argv)
     out: Path = args.out.resolve()
     try:
         version = runtime_pin()
         out.mkdir(parents=True, exist_ok=True)
-        if args.only != "runtime":
+        if args.only in (None, "core"):
             uv_build(ROOT, out)  # the sdist, then the wheel built from it
-        if args.only != "core":
+        if args.only in (None, "compiled"):
+            build_compiled(out)
+        if args.only in (None, "runtime"):
             build_runtime(out, version)
     except (BuildError, fetch_pyodide.FetchError, build_bytecode.BuildError) as error:
         print(f"build_wheels: error: {error}", file=sys.stderr)

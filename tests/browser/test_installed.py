@@ -1,8 +1,9 @@
 """Installed from a wheel, it works: what a user installs, outside the checkout.
 
 The sdist of ``spider-solitaire``, its wheel (built from the sdist, so installing the wheel
-checks the sdist too) and the companion ``spider-solitaire-runtime`` are built (``make wheels``)
-and pass ``twine check``; ``spider-solitaire[web]`` goes into a fresh
+checks the sdist too), its compiled wheel for this platform and the companion
+``spider-solitaire-runtime`` are built (``make wheels``) and pass ``twine check``; the pure
+wheel alone installs and plays; ``spider-solitaire[web]`` (compiled) goes into a fresh
 virtual environment (offline, from those files and the locked versions); its ``spider serve``,
 run from an empty directory with nothing pointing into the checkout, serves the pinned Pyodide
 from the runtime wheel, and Chromium plays a move. Without the runtime, ``spider serve`` stops
@@ -15,6 +16,7 @@ import email
 import json
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import urllib.request
 import zipfile
@@ -26,7 +28,8 @@ from playwright.sync_api import Browser
 from webapp import SPIDER_2, assert_shows, drag, open_app
 
 import spider
-from spider import Game
+from scripts import build_native
+from spider import Game, native
 from spider.serve.pyodide_runtime import load_pin
 from tests import static_host, wheels
 from tests.test_long_description import check_long_description
@@ -67,10 +70,50 @@ def check_built_files(dist: Path) -> None:
     assert not [name for name in members if name.startswith(outside)]
     assert not [name for name in names if name.startswith(("lab/", "benchmarks/", "examples/"))]
     assert "Classifier: Typing :: Typed" in metadata
+    check_compiled_wheel(dist, names)
     # The long description: no relative link, and the files it names are in the sdist.
     description = email.message_from_string(metadata).get_payload()
     assert isinstance(description, str)
     check_long_description(description, [name.removeprefix(f"{top}/") for name in members])
+
+
+def check_compiled_wheel(dist: Path, pure_names: list[str]) -> None:
+    """With a C compiler, the compiled wheel for this CPython and platform: the pure wheel's
+    files, the Python sources included, plus one extension per compiled module."""
+    tag = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    abi = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    compiled = dist / f"spider_solitaire-{VERSION}-{abi}-{abi}-{tag}.whl"
+    if build_native.have_compiler() is None:
+        assert not compiled.exists()
+        return
+    wheels.run([sys.executable, "-m", "twine", "check", "--strict", str(compiled)])
+    with zipfile.ZipFile(compiled) as archive:
+        names = archive.namelist()
+        wheel = archive.read(f"spider_solitaire-{VERSION}.dist-info/WHEEL").decode()
+    assert f"Tag: {abi}-{abi}-{tag}" in wheel and "Root-Is-Purelib: false" in wheel
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    extensions = {name for name in names if name.endswith(suffix)}
+    wanted = {name.replace(".", "/") + suffix for name in native.COMPILED_MODULES}
+    assert wanted < extensions and len(extensions) == len(wanted) + 1  # and the shared library
+    kept = {name for name in pure_names if ".dist-info/" not in name}
+    assert kept == {name for name in names if ".dist-info/" not in name} - extensions
+
+
+def test_the_pure_wheel_alone_installs_and_gives_the_same_answers(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # What an installer takes where no compiled wheel fits, and needs no compiler.
+    dist = wheels.shared_dist(tmp_path_factory.getbasetemp())
+    pure = dist / f"spider_solitaire-{VERSION}-py3-none-any.whl"
+    bin_dir = wheels.install(dist, tmp_path / "venv", str(pure))
+    home = tmp_path / "home"
+    home.mkdir()
+    assert wheels.run([str(bin_dir / "spider"), "--version"], cwd=home).endswith(" (pure)\n")
+    hint = ["hint", SPIDER_2, "--json"]
+    checkout = Path(sys.executable).parent / "spider"
+    assert wheels.run([str(bin_dir / "spider"), *hint], cwd=home) == wheels.run(
+        [str(checkout), *hint], cwd=home
+    )
 
 
 def get_json(url: str) -> dict[str, object]:
@@ -87,9 +130,10 @@ def test_installed_wheel_serves_the_app_and_it_plays(
     bin_dir = wheels.install(dist, tmp_path / "venv", "spider-solitaire[web]")
     home = tmp_path / "home"
     home.mkdir()
-    # The wheel is the pure build: no compiled file goes into it.
+    # Where a compiled wheel fits, the installer takes it.
     version = wheels.run([str(bin_dir / "spider"), "--version"], cwd=home)
-    assert version == f"spider {VERSION} (pure)\n"
+    build = "compiled" if build_native.have_compiler() else "pure"
+    assert version == f"spider {VERSION} ({build})\n"
     metadata = wheels.run(
         [
             str(bin_dir / "python"),
