@@ -14,10 +14,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from spider.cli import main
 from spider.protocol.session import Session
+from spider.serve import app as app_module
 from spider.serve import solver_api
-from spider.serve.app import create_app
-from spider.serve.solver_api import SolverApi, SolverLimits
+from spider.serve.app import ServeOptions, create_app, worker_app
+from spider.serve.solver_api import SOLVER_ENV, SolverApi, SolverLimits
+from spider.serve.sync import SYNC_ENV
 from spider.solver.visible_form import FIELDS, read_visible_form
 from tests.serve_thread import uvicorn_in_thread
 
@@ -318,3 +321,49 @@ def test_searches_are_bounded_per_client_address_and_in_all() -> None:
         for connection, _ in (first, refused, other, busy):
             connection.close()
         assert wait_for(lambda: not api.jobs and api.slots.running == 0)
+
+
+# ------------------------------------------------------------------ spider serve's options
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--think-seconds", "0"], "must be from 1 to 3600"),
+        (["--review-seconds", "long"], "is not a number of seconds"),
+        (["--solver-jobs", "0"], "must be from 1 to 1024"),
+    ],
+)
+def test_solver_options_are_checked(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", *argv])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_serve_offers_the_api_unless_told_not_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[ServeOptions] = []
+    monkeypatch.setattr(app_module, "serve", lambda **kwargs: given.append(kwargs["options"]))
+    assert main(["serve", "--no-sync"]) == 0
+    assert main(["serve", "--no-sync", "--no-solver-api"]) == 0
+    argv = ["--think-seconds", "7", "--solver-jobs", "3", "--solver-per-client", "5"]
+    assert main(["serve", "--no-sync", *argv]) == 0
+    assert [options.solver for options in given] == [
+        SolverLimits(),
+        None,
+        SolverLimits(think_seconds=7, per_client=3, total=3),
+    ]
+
+
+def test_every_worker_process_serves_the_api_with_its_limits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    limits = SolverLimits(think_seconds=9, review_seconds=20, per_client=1, total=3)
+    monkeypatch.delenv(SYNC_ENV, raising=False)
+    monkeypatch.setenv(SOLVER_ENV, limits.to_env())
+    assert worker_app().state.solver_api.limits == limits
+    monkeypatch.delenv(SOLVER_ENV)
+    assert worker_app().state.solver_api is None

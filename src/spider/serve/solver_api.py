@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import anyio
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
@@ -196,8 +197,11 @@ class SolverApi:
         except ApiError as error:
             return error_response(error)
         try:
-            job = Job(kind, fields)
-        except Exception:
+            # In a thread: the first job also starts the fork server, which imports the engine.
+            # Shielded: a job started is always ended below, even if the client left meanwhile.
+            with anyio.CancelScope(shield=True):
+                job = await anyio.to_thread.run_sync(Job, kind, fields)
+        except BaseException:
             self.slots.give_back(client)
             raise
         self.jobs.add(job)
