@@ -346,6 +346,7 @@ def every_op() -> list[dict[str, Any]]:
         {"op": "hint", "index": 0},
         {"op": "hint", "index": 1},
         {"op": "status", "node_limit": 2000},
+        {"op": "visible"},
         {"op": "solve", "time_limit": 2, "memory_mb": 64, "progress_every": 500},
         {"op": "export"},
         {"op": "restart"},

@@ -83,6 +83,8 @@ OTHER_PROGRAMS = {
     "dask": "Dask's own scheduler and workers, which run until stopped "
     "(tests/solver/test_analyze_dask.py runs analyze --dask on a local cluster)",
     "sqlite3": "SQLite's shell, for backing up a live database",
+    "curl": "an HTTP client, asking a server that runs until stopped "
+    "(tests/test_solver_api.py asks the same API)",
 }
 
 
@@ -440,6 +442,7 @@ def protocol_reply(shown: dict[str, Any]) -> dict[str, Any]:
         "hint": {"op": "hint"},
         "solve": {"op": "solve", "time_limit": 5},
         "think": {"op": "think", "iterations": 5, "seed": 0},
+        "visible": {"op": "visible"},
     }
     for op, request in searches.items():
         if op in shown:

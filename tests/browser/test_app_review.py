@@ -52,6 +52,9 @@ def test_review_timeline_and_practice(page: Page, profile: str, screenshot: Any)
     assert expected.status == "lost" and expected.losing is not None
     assert expected.losing.number == 1 and expected.losing.verdict == "bad-luck"
     before = page.evaluate(STORED)
+    # This server offers no solver API (/engine.json says "api": null): nothing goes to /api/.
+    api_requests: list[str] = []
+    page.on("request", lambda request: "/api/" in request.url and api_requests.append(request.url))
 
     # The menu entry: a spoiler warning first, then the review in the solver's worker.
     click_action(page, "review")
@@ -77,6 +80,8 @@ def test_review_timeline_and_practice(page: Page, profile: str, screenshot: Any)
         "step lost",
     ]
     screenshot(page, "review-lost")
+    assert api_requests == []
+    assert page.evaluate("document.documentElement.dataset.solverStarts") == "1"
 
     # Practice from the last winnable position: the game in progress is left (confirmed), the
     # position before the losing move is on the table, the losing move is said (the fair hint

@@ -19,6 +19,7 @@ _PORT = int_type(1, 65535, "a port number")
 _SERVE_WORKERS = int_type(1, 64, "a number of worker processes")
 _TIMEOUT = int_type(1, 3600, "a number of seconds")
 _WRITE_RATE = int_type(0, 1_000_000, "a number of writes a minute")
+_SEARCHES = int_type(1, 1024, "a number of searches")
 
 
 def _command_serve(args: argparse.Namespace) -> int:
@@ -45,6 +46,7 @@ def _command_serve(args: argparse.Namespace) -> int:
         timeout_request=args.timeout_request,
         timeout_send=args.timeout_send,
         sync=_sync_config(args),
+        solver=_solver_limits(args),
     )
     try:
         serve(host=args.host, port=args.port, open_browser=args.open, options=options)
@@ -76,6 +78,20 @@ def _sync_config(args: argparse.Namespace) -> Any:
         data_dir=Path(args.data_dir).absolute() if args.data_dir is not None else None,
         key_writes_per_minute=args.sync_key_writes,
         client_writes_per_minute=args.sync_client_writes,
+    )
+
+
+def _solver_limits(args: argparse.Namespace) -> Any:
+    """The solver API's bounds of ``spider serve`` (None with ``--no-solver-api``)."""
+    from spider.serve.solver_api import SolverLimits
+
+    if args.no_solver_api:
+        return None
+    return SolverLimits(
+        think_seconds=args.think_seconds,
+        review_seconds=args.review_seconds,
+        per_client=min(args.solver_per_client, args.solver_jobs),
+        total=args.solver_jobs,
     )
 
 
@@ -152,6 +168,7 @@ def _add_serve_command(commands: Commands) -> None:
         "1 to 3600 (default: %(default)s)",
     )
     _add_sync_options(serve)
+    _add_solver_options(serve)
     serve.set_defaults(handler=_command_serve)
 
 
@@ -221,4 +238,47 @@ def _add_sync_options(serve: argparse.ArgumentParser) -> None:
         metavar="PER_MINUTE",
         help="writes a minute allowed from one client address, 0 for no limit "
         "(default: %(default)s)",
+    )
+
+
+def _add_solver_options(serve: argparse.ArgumentParser) -> None:
+    """The solver API's options of ``spider serve``."""
+    from spider.serve.solver_api import SolverLimits
+
+    defaults = SolverLimits()
+    solver = serve.add_argument_group(
+        '"Think harder" and the review on the server (docs/hosting.md)'
+    )
+    solver.add_argument(
+        "--no-solver-api",
+        action="store_true",
+        help="no /api/think and /api/review: the page runs these searches in the browser",
+    )
+    solver.add_argument(
+        "--think-seconds",
+        type=_TIMEOUT,
+        default=int(defaults.think_seconds),
+        metavar="SECONDS",
+        help='the longest "Think harder", 1 to 3600 (default: %(default)s)',
+    )
+    solver.add_argument(
+        "--review-seconds",
+        type=_TIMEOUT,
+        default=int(defaults.review_seconds),
+        metavar="SECONDS",
+        help="the longest review, 1 to 3600 (default: %(default)s)",
+    )
+    solver.add_argument(
+        "--solver-jobs",
+        type=_SEARCHES,
+        default=defaults.total,
+        metavar="N",
+        help="searches at once, in each worker process (default: %(default)s, the CPUs or 2)",
+    )
+    solver.add_argument(
+        "--solver-per-client",
+        type=_SEARCHES,
+        default=defaults.per_client,
+        metavar="N",
+        help="searches at once from one client address (default: %(default)s)",
     )

@@ -1,5 +1,5 @@
-"""Protocol operations of the solver package: ``hint``, ``status``, ``solve``, ``think`` and
-``review`` (:mod:`.review_ops`).
+"""Protocol operations of the solver package: ``hint``, ``status``, ``solve``, ``think``,
+``review`` (:mod:`.review_ops`) and ``visible``.
 
 :func:`solver_operations` gives them to a :class:`spider.protocol.session.Session`.  They answer
 with the usual state and add their own fields:
@@ -19,7 +19,10 @@ with the usual state and add their own fields:
   (:func:`spider.solver.think.harder.think`, visible information only) and adds ``think``
   (:meth:`spider.solver.think.harder.ThinkReport.to_json`).  It reports progress the same way, with
   ``{"iterations", "elapsed", "best", "share"}``, and Ctrl+C (the web worker's interrupt) ends
-  it with the best line so far (reason ``interrupted``).
+  it with the best line so far (reason ``interrupted``);
+- ``{"op": "visible"}`` adds ``visible``: what the player sees of the current position and the
+  positions since the last card turned (:func:`spider.solver.visible_form.visible_form`), the
+  input of "Think harder" for a search that runs elsewhere (``spider serve``'s ``/api/think``).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from spider.solver.hint.quick import HintReport, hint_report, visited_positions
 from spider.solver.params import ThinkParams
 from spider.solver.think.harder import ThinkProgress, think
 from spider.solver.view import VisibleView
+from spider.solver.visible_form import visible_form
 
 __all__ = ["solve_actions", "solver_operations"]
 
@@ -73,7 +77,8 @@ def solve_actions(solution: list[str]) -> list[dict[str, Any]]:
 
 
 def solver_operations(session: GameHolder) -> dict[str, Handler]:
-    """The ``hint``, ``status``, ``solve``, ``think`` and ``review`` operations of ``session``."""
+    """The ``hint``, ``status``, ``solve``, ``think``, ``review`` and ``visible`` operations of
+    ``session``."""
     hints = _Hints(session)
     return {
         "hint": hints.answer,
@@ -81,6 +86,7 @@ def solver_operations(session: GameHolder) -> dict[str, Handler]:
         "solve": lambda request: _solve(session, request),
         "think": lambda request: _think(session, request),
         "review": lambda request: review_op(session, request),
+        "visible": lambda request: Answer([], {"visible": visible_form(session.require_game())}),
     }
 
 

@@ -27,12 +27,17 @@ URLs:
 - ``/healthz``: ``ok``;
 - ``/api/sync`` and ``/api/sync/{id}``: the sync service (:mod:`spider.serve.sync`), when the app
   is given one (``spider serve`` does unless ``--no-sync``); ``index.html`` then names it in its
-  ``<meta name="spider-sync">``, which is how the page learns that sync is offered.
+  ``<meta name="spider-sync">``, which is how the page learns that sync is offered;
+- ``POST /api/think`` and ``POST /api/review``: "Think harder" and the review at native speed
+  (:mod:`spider.serve.solver_api`), when the app is given the solver API (``spider serve`` does
+  unless ``--no-solver-api``); ``/engine.json`` then names them in its ``api`` field, and the
+  page sends its searches there rather than to its own worker.
 
 Every response carries the security headers and each path its caching headers, both from the
 table of :mod:`spider.serve.headers` (which ``spider build-site`` writes the nginx, Caddy and
 ``_headers`` configurations from). Only GET and HEAD are allowed; directories and anything
-outside the served roots are 404 (the sync service also takes PUT and DELETE).
+outside the served roots are 404 (the sync service also takes PUT and DELETE, the solver API
+POST).
 Files are answered from memory (:mod:`spider.serve.static`);
 a plain request for an unchanged file is replayed whole before routing (``ReplayMiddleware``).
 :func:`serve` runs uvicorn's httptools protocol on Python's own asyncio loop (under load it
@@ -53,7 +58,7 @@ import threading
 import time
 import webbrowser
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +105,14 @@ from spider.serve.pyodide_runtime import (
     default_pyodide_dir,
     pyodide_version,
 )
+from spider.serve.solver_api import (
+    REVIEW_PATH,
+    SOLVER_ENV,
+    THINK_PATH,
+    SolverApi,
+    SolverLimits,
+)
+from spider.serve.solver_api import info as solver_api_info
 from spider.serve.start import start_reply
 from spider.serve.static import (
     GZIP_LEVEL,
@@ -214,6 +227,7 @@ class _App:
         bytecode_dir: Path | None,
         snapshot: bool = True,
         sync: bool = False,
+        solver_api: dict[str, str] | None = None,
     ) -> None:
         self.web_dir = web_dir
         self.sync = sync
@@ -241,7 +255,7 @@ class _App:
         self.memo = ResponseMemo(SECURITY_HEADERS)
         self.stdlib_gzip: bytes | None = None
         self.stdlib_lock = threading.Lock()
-        info = {
+        info: dict[str, Any] = {
             "release": __version__,
             "version": engine.version,
             "format": "source" if self.bytecode is None else "bytecode",
@@ -259,7 +273,11 @@ class _App:
                 None if self.bytecode is None else f"/stdlib/{self.bytecode.stdlib_version}.zip"
             ),
             "snapshot": snapshot,
+            "api": None,
         }
+        # A static host's /engine.json offers no API; this server's names its own, if any.
+        self.site_engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
+        info["api"] = solver_api
         self.engine_json = (json.dumps(info, indent=1) + "\n").encode("utf-8")
 
     def pyodide_files(self) -> list[str]:
@@ -281,7 +299,7 @@ class _App:
         ]
         body, _, br_body = self.engine_bodies
         files.append(SiteFile("/engine.zip", data=body, br=br_body))
-        files.append(SiteFile("/engine.json", data=self.engine_json))
+        files.append(SiteFile("/engine.json", data=self.site_engine_json))
         if self.bytecode is not None:
             code = self.bytecode
             files.append(
@@ -472,6 +490,7 @@ def create_app(
     fast_start: bool = True,
     snapshot: bool = True,
     sync: SyncService | None = None,
+    solver: SolverApi | None = None,
 ) -> Starlette:
     """Build the app.
 
@@ -484,6 +503,9 @@ def create_app(
     ``extra_static`` maps URL prefixes (``"_test/"``, no leading slash, with a trailing one) to
     more directories, served with ``no-cache``: tests use it for their own pages. ``sync``:
     the sync service to answer under ``/api/sync`` (None: no sync, and the page offers none).
+    ``solver``: the solver API to answer under ``/api/think`` and ``/api/review``
+    (:mod:`spider.serve.solver_api`; None: none, ``/engine.json`` says ``"api": null`` and the
+    page runs its searches in its worker).
     """
     extra = dict(extra_static or {})
     for prefix in extra:
@@ -497,9 +519,11 @@ def create_app(
         bytecode_dir=(bytecode_dir or default_bytecode_dir()) if fast_start else None,
         snapshot=snapshot,
         sync=sync is not None,
+        solver_api=solver_api_info(solver),
     )
     routes: list[BaseRoute] = [
         *(sync.routes() if sync is not None else []),
+        *(solver.routes() if solver is not None else []),
         Route("/healthz", handlers.healthz, methods=["GET", "HEAD"]),
         Route("/stdlib/{name}", handlers.stdlib, methods=["GET", "HEAD"]),
         Route("/engine.zip", handlers.engine_zip, methods=["GET", "HEAD"]),
@@ -510,7 +534,7 @@ def create_app(
     ]
     middleware = [
         Middleware(ReplayMiddleware, memo=handlers.memo),
-        Middleware(SecurityMiddleware, open_paths=(SYNC_PATH,) if sync is not None else ()),
+        Middleware(SecurityMiddleware, open_paths=_open_paths(sync, solver)),
     ]
     app = Starlette(routes=routes, middleware=middleware)
     app.state.web_dir = handlers.web_dir
@@ -520,7 +544,16 @@ def create_app(
     app.state.bytecode = handlers.bytecode
     app.state.site_files = handlers.site_files
     app.state.response_memo = handlers.memo  # spider.serve.http_protocol answers from it directly
+    app.state.solver_api = solver
     return app
+
+
+def _open_paths(sync: SyncService | None, solver: SolverApi | None) -> tuple[str, ...]:
+    """The paths whose routes answer methods other than GET and HEAD themselves."""
+    return (
+        *((SYNC_PATH,) if sync is not None else ()),
+        *((THINK_PATH, REVIEW_PATH) if solver is not None else ()),
+    )
 
 
 def _open_when_listening(host: str, port: int, url: str, timeout: float = 60.0) -> None:
@@ -543,7 +576,8 @@ class ServeOptions:
     ``timeout_request``: seconds a request may take to arrive whole (from the connection or its
     first byte); ``timeout_send``: seconds a client may read nothing of a response
     (see :mod:`spider.serve.http_protocol`); ``sync``: where the sync service keeps its data (None:
-    no sync service).
+    no sync service); ``solver``: the bounds of the solver API (None: no solver API, the page
+    runs its searches in its worker).
     """
 
     workers: int = 1
@@ -551,6 +585,7 @@ class ServeOptions:
     timeout_request: int = REQUEST_TIMEOUT
     timeout_send: int = SEND_TIMEOUT
     sync: SyncConfig | None = None
+    solver: SolverLimits | None = field(default_factory=SolverLimits)
 
 
 def serve(
@@ -577,9 +612,10 @@ def serve(
     check_runtime(default_pyodide_dir())
     sockets = listen_sockets(host, port)
     sync = options.sync.open() if options.sync is not None else None
-    app = create_app(sync=sync)
+    solver = SolverApi(options.solver) if options.solver is not None else None
+    app = create_app(sync=sync, solver=solver)
     url = browser_url(host, port)
-    _announce(app, url, sync, options.workers)
+    _announce(app, url, sync, options)
     configure(float(options.timeout_request), float(options.timeout_send))
     if open_browser:
         threading.Thread(target=_open_when_listening, args=(host, port, url), daemon=True).start()
@@ -606,9 +642,10 @@ def serve(
             sync.store.close()
 
 
-def _announce(app: Starlette, url: str, sync: SyncService | None, workers: int) -> None:
+def _announce(app: Starlette, url: str, sync: SyncService | None, options: ServeOptions) -> None:
     """What ``spider serve`` serves, where, and from which files, on stderr."""
     state = app.state
+    workers = options.workers
     print(
         f"spider serve: {url} (spider-solitaire {__version__}, engine {state.engine.version}, "
         f"{len(state.engine.files)} files; Pyodide {state.pyodide_version} "
@@ -618,6 +655,15 @@ def _announce(app: Starlette, url: str, sync: SyncService | None, workers: int) 
     if sync is not None:
         print(
             f"spider serve: sync at {SYNC_PATH}, data in {sync.store.kind} {sync.store.location}",
+            file=sys.stderr,
+        )
+    if options.solver is not None:
+        limits = options.solver
+        print(
+            f"spider serve: think and review at {THINK_PATH} and {REVIEW_PATH} "
+            f"(at most {limits.think_seconds:g} s and {limits.review_seconds:g} s; "
+            f"{limits.total} at once, {limits.per_client} per client address"
+            + (", in each worker)" if workers > 1 else ")"),
             file=sys.stderr,
         )
     if state.bytecode is None:
@@ -638,6 +684,8 @@ def _serve_workers(
 
     if options.sync is not None:
         os.environ[SYNC_ENV] = options.sync.to_env()
+    if options.solver is not None:
+        os.environ[SOLVER_ENV] = options.solver.to_env()
     config = uvicorn.Config(
         "spider.serve.app:worker_app", factory=True, workers=options.workers, **settings
     )
@@ -646,9 +694,13 @@ def _serve_workers(
 
 def worker_app() -> Starlette:
     """The app of one of several worker processes: :func:`create_app` with the sync service
-    that :func:`serve` passed on in the environment."""
+    and the solver API that :func:`serve` passed on in the environment."""
     config = SyncConfig.from_env()
-    return create_app(sync=config.open() if config is not None else None)
+    limits = SolverLimits.from_env()
+    return create_app(
+        sync=config.open() if config is not None else None,
+        solver=SolverApi(limits) if limits is not None else None,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

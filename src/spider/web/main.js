@@ -207,7 +207,7 @@ const reportStorageProblems = () => kept.report();
 const saver = new Saver(store, { elapsed: () => timer.elapsed, takeUp: (stored) => takeUp(stored) });
 const noMoves = new NoMoves(store, ask, { settled, choose: onNoMovesChoice });
 const hints = new Hints(store, renderer, ask, noMoves);
-const thinker = new ThinkHarder(store, hints);
+const thinker = new ThinkHarder(store, hints, ask);
 const demo = new Demo(store, { send, settled, onStart: () => hints.clear() });
 
 store.subscribe(view);

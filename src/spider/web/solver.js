@@ -12,10 +12,17 @@
 // job at a time, so another job's `load` never comes between them; a job names its owner
 // ("solve", "think", "review", "status"), and `cancel(owner)` stops only that owner's jobs.
 // `<html data-solver-starts>` counts the solver workers started (read by the tests).
+//
+// Where the page is served by `spider serve`, its `/engine.json` names a solver API (`api`):
+// "Think harder" and the review are then asked there (server.js: the same engine, compiled, on the
+// server's cores), with the same progress and answers; the worker answers when the server refuses,
+// is busy or cannot be reached. "Think harder" sends the server only what the player sees (op
+// `visible` of the game engine), never the saved game.
 
 import { $ } from "./dom.js";
 import { EngineClient } from "./engine-client.js";
 import { formatNumber, t } from "./i18n.js";
+import * as server from "./server.js";
 
 /** @typedef {import("./types.js").Request} Request */
 /** @typedef {import("./types.js").Reply} Reply */
@@ -95,6 +102,7 @@ function exclusive(owner, fn) {
  * @param {"solve" | "think" | "review" | "status"} owner
  */
 export function cancel(owner) {
+  server.cancel(owner);
   for (const job of waiting) if (job.owner === owner) job.cancelled = true;
   if (running?.owner !== owner) return;
   running.cancelled = true; // between its two requests: the second is never sent
@@ -163,12 +171,19 @@ export function solveSaved(saved, { timeLimit = CHECK_SECONDS, onProgress } = {}
 /**
  * "Think harder" on the game of `saved`: a search over what the player sees, for `timeLimit`
  * seconds; resolves with the `think` field. `onProgress` gets `{iterations, elapsed, best,
- * share, action}` after each play-out. `cancel("think")` stops it.
+ * share, action}` now and then. `cancel("think")` stops it. `visible` gives what the player
+ * sees of `saved` (op `visible`), or null: where the page has a server, the search runs there
+ * on that alone.
  * @param {string} saved
- * @param {{timeLimit: number, onProgress?: (data: import("./types.js").ThinkProgress) => void}} opts
+ * @param {{timeLimit: number, onProgress?: (data: ThinkProgress) => void, visible?: () => Promise<Record<string, unknown> | null>}} opts
  * @returns {Promise<import("./types.js").ThinkInfo>}
  */
-export function thinkSaved(saved, { timeLimit, onProgress }) {
+export async function thinkSaved(saved, { timeLimit, onProgress, visible }) {
+  const answer = await server.ask("think", async () => {
+    const form = visible ? await visible() : null;
+    return form && { visible: form, time_limit: timeLimit };
+  }, onProgress);
+  if (answer) return /** @type {import("./types.js").ThinkInfo} */ (answer);
   return exclusive("think", async (job) => {
     const reply = await askAbout(job, saved, { op: "think", time_limit: timeLimit, progress_every: 1 }, onProgress);
     if (!reply.ok || !reply.think) throw new Error(reply.error?.code ?? "solver");
@@ -177,13 +192,16 @@ export function thinkSaved(saved, { timeLimit, onProgress }) {
 }
 
 /**
- * "Where did I lose it?": reviews the game of `saved` (op `review`, docs/protocol.md) in the
- * solver's worker; resolves with the `review` field. `cancel("review")` stops it.
+ * "Where did I lose it?": reviews the game of `saved` (op `review`, docs/protocol.md) on the
+ * page's server where it has one, else in the solver's worker; resolves with the `review` field.
+ * `cancel("review")` stops it.
  * @param {string} saved
  * @param {{timeLimit?: number, positionTimeLimit?: number, onProgress?: (data: ReviewProgress) => void}} [opts]
  * @returns {Promise<Review>}
  */
-export function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTimeLimit = 10, onProgress } = {}) {
+export async function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTimeLimit = 10, onProgress } = {}) {
+  const answer = await server.ask("review", async () => ({ saved, time_limit: timeLimit, position_time_limit: positionTimeLimit }), onProgress);
+  if (answer) return /** @type {Review} */ (answer);
   return exclusive("review", async (job) => {
     const req = { op: "review", time_limit: timeLimit, position_time_limit: positionTimeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
     const reply = await askAbout(job, saved, req, onProgress);

@@ -39,6 +39,7 @@ const SHELL = [
   "/render.js",
   "/settings.js",
   "/solver.js",
+  "/server.js",
   "/review.js",
   "/stats.js",
   "/statsview.js",

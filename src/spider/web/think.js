@@ -4,6 +4,8 @@
 // shows its progress (play-outs, time, the best move so far) with Cancel; the answer is shown on
 // the table as the quick hint shows its move. It is an answer for the table as it was when the
 // player asked: any change meanwhile (a move, an undo, a new game) stops the search and says so.
+// Where the page has a server (solver.js), the search runs there, sent what the player sees (the
+// game engine's op `visible`) and nothing more.
 
 import { $ } from "./dom.js";
 import * as i18n from "./i18n.js";
@@ -34,10 +36,12 @@ export class ThinkHarder {
   /**
    * @param {Store} store
    * @param {Hints} hints  shows the answer on the table as the quick hint does
+   * @param {(req: Request) => Promise<import("./types.js").Reply>} ask  asks the game engine
    */
-  constructor(store, hints) {
+  constructor(store, hints, ask) {
     this.store = store;
     this.hints = hints;
+    this.ask = ask;
     /** @type {{saved: string, seconds: number} | null} the search running, for this table */
     this.run = null;
     this.bar = $("[data-think-bar]");
@@ -71,7 +75,11 @@ export class ThinkHarder {
     announce(i18n.t("think.starting"));
     let answer;
     try {
-      answer = await solver.thinkSaved(saved, { timeLimit: seconds, onProgress: (p) => this.run === run && this.#progress(p) });
+      answer = await solver.thinkSaved(saved, {
+        timeLimit: seconds,
+        onProgress: (p) => this.run === run && this.#progress(p),
+        visible: () => this.#visible(saved),
+      });
     } catch (err) {
       if (this.run !== run) return; // cancelled, or the table changed (said there)
       this.#end();
@@ -85,6 +93,16 @@ export class ThinkHarder {
       return;
     }
     this.#answer(answer);
+  }
+
+  /**
+   * What the player sees of the game of `saved` (op `visible`), or null when the game engine's
+   * game is no longer that one.
+   * @param {string} saved
+   */
+  async #visible(saved) {
+    const reply = await this.ask({ op: "visible" });
+    return reply.ok && reply.saved === saved && reply.visible ? reply.visible : null;
   }
 
   /** Stops the search (Cancel, Esc); `say`: tell the player. */

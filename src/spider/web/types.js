@@ -193,6 +193,7 @@
  * @property {ThinkInfo} [think]
  * @property {SolveInfo} [solve]
  * @property {Review} [review]
+ * @property {Record<string, unknown>} [visible] what the player sees (op `visible`), for the server's "Think harder"
  * @property {boolean} [no_moves]
  * @property {string} [no_moves_status]
  * @property {{position: string, start: string}} [export]

@@ -108,6 +108,7 @@ __all__ = [
     "lines_of",
     "root_weighs_cards",
     "think",
+    "think_visible",
 ]
 
 MAX_ITERATIONS: Final = 10_000_000
@@ -228,21 +229,57 @@ def think(
     ``ValueError`` (or ``TypeError``) for a bad budget, seed, jobs or lookahead, or a game
     already won.
     """
+    return think_visible(
+        VisibleView.from_game(game),
+        visited_positions(game),
+        iterations=iterations,
+        time_limit=time_limit,
+        seed=seed,
+        progress=progress,
+        progress_every=progress_every,
+        stop=stop,
+        jobs=jobs,
+        lookahead=lookahead,
+        params=params,
+    )
+
+
+def think_visible(
+    view: VisibleView,
+    visited: Visited,
+    *,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+    progress: Callable[[ThinkProgress], None] | None = None,
+    progress_every: int = 10,
+    stop: threading.Event | Callable[[], bool] | None = None,
+    jobs: int = 1,
+    lookahead: int | None = None,
+    params: ThinkParams | None = None,
+) -> ThinkReport:
+    """:func:`think` on what the player sees, given apart from any game: the visible view and
+    the positions the player went through since the last card turned (as
+    :func:`~spider.solver.hint.quick.visited_positions` reads them from a game's history).
+
+    :func:`think` is this function on ``VisibleView.from_game(game)`` and
+    ``visited_positions(game)``: the same arguments give the same answer. It is how a caller
+    that holds no game (``spider serve``'s ``/api/think``, sent only the visible cards) runs the
+    same search. ``ValueError`` (or ``TypeError``) as :func:`think`, and for a view already won.
+    """
     if params is None:
         params = _DEFAULTS
     budget, seconds = _check_budget(iterations, time_limit, params.iterations)
     if lookahead is None:
         lookahead = params.lookahead_nodes
     _check_options(seed, progress_every, jobs, lookahead)
-    if game.is_won:
+    if view.is_won:
         raise ValueError("the game is won: there is nothing left to think about")
     started = time.monotonic()
-    view = VisibleView.from_game(game)
     hint = params.hint_for(HintParams.for_view(view))
     ending = endgame_line(view, hint.endgame)
     if ending is not None:
         return endgame_report(ending, time.monotonic() - started)
-    visited = visited_positions(game)
     width = params.max_actions
     if budget is not None:
         width = max(2, min(params.max_actions, budget // params.iterations_per_line))
