@@ -77,8 +77,9 @@ PROVEN_STATUSES: Final[frozenset[str]] = frozenset(
 """The answers that are proofs; ``probably-lost`` and ``could-not-tell`` are not."""
 
 ReviewReason = Literal["decided", "undecided", "time-limit", "stopped", "interrupted"]
-"""Why the review ended: it decided, every candidate position stayed undecided, the total time
-ran out, a stop request, or Ctrl+C (the web worker's interrupt)."""
+"""Why the review ended: it decided, the positions a proof needs stayed undecided after every
+run it could give them, the total time ran out, a stop request, or Ctrl+C (the web worker's
+interrupt)."""
 
 Verdict = Literal["bad-luck", "mistake"]
 
