@@ -11,7 +11,9 @@ position and "Think harder" iterations).  Prints a Markdown table per variant: t
 the lost games reviewed, the proven answers (lost at a move, never winnable, still winnable),
 the probable ones (``probably-lost``: "probably lost at about move N", unproven, with evidence)
 and how many of them name a single move, ``could-not-tell``, the answered share (proven or
-probable) and the median and largest seconds per review.  With ``--out`` every review is
+probable), the median span of a probable answer (the moves the losing one can be among: from
+``earliest`` to the first position proven lost, or to the end of the line) and the median and
+largest seconds per review.  With ``--out`` every review is
 appended to a JSON-lines file as it ends, and a run with the same file reads those back instead
 of reviewing them again (a long run can be resumed).  One process; run it under ``nice``.
 Not a timed test.
@@ -118,6 +120,12 @@ def table_row(variant: Variant, played: int, rows: list[dict[str, Any]]) -> str:
     pinned = sum(
         row["status"] == "probably-lost" and row["number"] == row["earliest"] for row in rows
     )
+    spans = [
+        (row["first_unwinnable"] or row["actions"]) - row["earliest"] + 1
+        for row in rows
+        if row["status"] == "probably-lost"
+    ]
+    span = f"{statistics.median(spans):g}" if spans else "-"
     games = len(rows)
     answered = (proven + probable) / games if games else 0.0
     times = sorted(row["elapsed"] for row in rows) or [0.0]
@@ -125,8 +133,8 @@ def table_row(variant: Variant, played: int, rows: list[dict[str, Any]]) -> str:
     return (
         f"| {game_name} {suits} {rule} | {played} | {games} | {proven} ({statuses['lost']} / "
         f"{statuses['never-winnable']} / {statuses['still-winnable']}) | {probable} ({pinned}) "
-        f"| {statuses['could-not-tell']} | {answered:.0%} | {statistics.median(times):.1f} "
-        f"| {times[-1]:.1f} |"
+        f"| {statuses['could-not-tell']} | {answered:.0%} | {span} "
+        f"| {statistics.median(times):.1f} | {times[-1]:.1f} |"
     )
 
 
@@ -146,9 +154,10 @@ def main() -> None:
     print()
     print(
         "| variant | deals played | lost games | proven (lost / never / still) "
-        "| probably lost (one move) | could not tell | answered | median s | max s |"
+        "| probably lost (one move) | could not tell | answered | median span | median s "
+        "| max s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for variant in selected_variants(args.variants):
         played, rows = rows_for(variant, args, done)
         print(table_row(variant, played, rows), flush=True)
