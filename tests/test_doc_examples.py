@@ -421,6 +421,14 @@ LOST_ENDGAME = (
 )
 
 
+#: Spiderette deal 4 after three moves: a win found within 1,000 positions, none after ``ba2``.
+EARLY_SPIDERETTE = (
+    "spiderette 2 classic standard #4 / score=497 moves=3 removed=- / - / 10s 5S 4S / js 7h AH / "
+    "3h qs JH 10H 9H / jh 8s qh 10s AH / 8h 9s 6s 8h 8s 5S / 2h ks 2h 3h 5h AS / "
+    "as 9h 3s 3s 5h kh kh 4s 2s 7s qh 4h 6h 4h 2s 7h 6s 9s 7s js 10h ks qs 6h"
+)
+
+
 def protocol_reply(shown: dict[str, Any]) -> dict[str, Any]:
     """A real reply of the engine with the fields of the documented one."""
     session = Session()
@@ -432,6 +440,12 @@ def protocol_reply(shown: dict[str, Any]) -> dict[str, Any]:
             session.handle({"op": "deal"} if action == "deal" else _move(action))
         link = session.handle({"op": "replay_link"})["replay_link"]
         return session.handle({"op": "replay", "link": link, "step": 3})
+    if shown.get("review", {}).get("status") == "probably-lost":
+        # A win found at the start, none after the next move within 1,000 positions a run
+        # (tests/solver/test_review.py).
+        session.handle({"op": "open", "position": EARLY_SPIDERETTE})
+        session.handle(_move("ba2"))
+        return session.handle({"op": "review", "node_limit": 1000, "think_iterations": 0})
     if "review" in shown:  # a game lost at its fourth move, as docs/solver.md's review example
         session.handle({"op": "open", "position": LOST_ENDGAME})
         for action in ("be", "gd", "eg2", "de2", "db", "be"):

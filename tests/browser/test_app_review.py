@@ -5,6 +5,7 @@ counts in no statistics; a long review shows progress and can be cancelled."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -145,3 +146,61 @@ def test_review_timeline_and_practice(page: Page, profile: str, screenshot: Any)
         ]
         == "1"
     )
+
+
+# Spiderette 2-suit deal 4 after three moves: a win is found within 1,000 positions; after ba2
+# none is within 4,000 (tests/solver/test_review.py), so the answer is unproven.
+EARLY = (
+    "spiderette 2 classic standard #4 / score=497 moves=3 removed=- / - / 10s 5S 4S / js 7h AH / "
+    "3h qs JH 10H 9H / jh 8s qh 10s AH / 8h 9s 6s 8h 8s 5S / 2h ks 2h 3h 5h AS / "
+    "as 9h 3s 3s 5h kh kh 4s 2s 7s qh 4h 6h 4h 2s 7h 6s 9s 7s js 10h ks qs 6h"
+)
+
+OPEN_WITH_BUDGET = """async (nodeLimit) => {
+  const review = await import('/review.js');
+  review.open({
+    getSaved: () => JSON.parse(localStorage.getItem('spider:game')).data.saved,
+    practice: () => {},
+    budget: {timeLimit: 60, positionTimeLimit: 10, nodeLimit},
+  });
+}"""
+
+
+@pytest.mark.parametrize("profile", ["desktop"], indirect=True)
+def test_review_probably_lost_is_marked_unproven(page: Page, profile: str, screenshot: Any) -> None:
+    """A budget of positions too small to prove the loss: the page says "probably", marks the
+    answer not proven, lists the evidence, and draws the move hollow on the timeline."""
+    game = Game.from_text(EARLY)
+    open_app(page, position_url(EARLY))
+    assert_shows(page, game)
+    play(page, profile, game, Move(1, 0, 2))  # ba2
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('spider:game') ?? 'null')?.data?.meta?.started"
+    )
+    expected = review(game, time_limit=None, node_limit=1_000, think_iterations=0)
+    assert expected.status == "probably-lost" and expected.probable is not None
+    assert (expected.probable.earliest, expected.probable.number) == (1, 1)
+
+    page.evaluate(OPEN_WITH_BUDGET, 1_000)
+    dialog = page.locator("#dlg-review")
+    dialog.locator('[data-action="review-start"]').click()
+    expect(dialog).to_have_attribute("data-phase", "result", timeout=60_000)
+    expect(dialog).to_have_attribute("data-status", "probably-lost")
+    expect(dialog).to_have_attribute("data-proven", "false")
+    expect(dialog.locator("[data-review-text]")).to_contain_text("Probably lost at about move 1")
+    expect(dialog.locator("[data-review-unproven]")).to_be_visible()
+    expect(dialog.locator("[data-review-unproven]")).to_contain_text("Not proven")
+    evidence = dialog.locator("[data-review-evidence] li")
+    expect(evidence).to_have_text(
+        [
+            "What this rests on:",
+            re.compile(r"^At the start: a win found in \d+\.\d s \(proven\)\.$"),
+            re.compile(r"^After move 1: no win found in \d+\.\d s of search \(not a proof\)\.$"),
+        ]
+    )
+    expect(dialog.locator("[data-review-detail]")).to_contain_text("Move 1 put")
+    steps = dialog.locator("[data-review-timeline] .step")
+    assert steps.evaluate_all("(els) => els.map((el) => el.className)") == ["step unknown probable"]
+    expect(steps.first).to_have_attribute("title", "Move 1: the game was probably lost here")
+    expect(dialog.locator('[data-action="review-practice"]')).to_be_visible()
+    screenshot(page, "review-probable")

@@ -96,7 +96,7 @@ def _command_review(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print("\n".join(report.lines()))
-    return 1 if report.status == "could-not-tell" else 0
+    return 0 if report.proven else 1
 
 
 def _command_analyze(args: argparse.Namespace) -> int:
@@ -176,10 +176,12 @@ def _add_review_command(commands: Commands) -> None:
         help='"where did I lose it?": the move that made a game unwinnable',
         description="Walk back over a saved game's played line (undone actions are not on it) "
         "with the full solver and find the last position from which it could still be won, "
-        "the move that lost it, and what the fair hint would have played there. A spoiler: "
-        "the solver sees the face-down cards and the stock.",
-        epilog="Exit status: 0 when decided (won, still winnable, lost at a move, never "
-        "winnable), 1 when the solver could not tell within the limits, 2 for bad input.",
+        "the move that lost it, and what the fair hint would have played there. Without a "
+        "proof in time, it says where the game was probably lost and the evidence (marked not "
+        "proven). A spoiler: the solver sees the face-down cards and the stock.",
+        epilog="Exit status: 0 for a proven answer (won, still winnable, lost at a move, never "
+        "winnable), 1 for an unproven one (probably lost at about a move, with the evidence, or "
+        "could not tell within the limits), 2 for bad input.",
     )
     review.add_argument("source", help="saved game (JSON file), game code or position text")
     review.add_argument(

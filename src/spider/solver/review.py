@@ -13,14 +13,21 @@ within a per-position budget; a position it leaves undecided is never guessed:
 
 - a claim "lost at move *N*" needs position *N - 1* proven winnable and position *N* proven
   unwinnable;
-- with undecided positions between the last proven winnable one and the first proven unwinnable
-  one, the answer is ``could-not-tell`` with those two bounds.
+- without that proof, the answer is never a proven one.  When a win was found somewhere on the
+  line, it is ``probably-lost`` (:class:`ProbableLoss`): lost at about action *N*, where *N* is
+  the first position after the last proven winnable one where no win was found within the
+  search's limits, with the evidence as data (:mod:`spider.solver.review_evidence`: the win found,
+  the positions searched without one and for how long, the first position proven lost) and
+  ``proven`` false in the JSON.  When no win was found at all, ``could-not-tell``.
 
 **Search order.**  The current position first (winnable: ``still-winnable``, and nothing else is
-searched); then a bisection of the interval between the last position proven winnable and the
-first proven unwinnable, probing the position nearest its middle that has not been probed (an
-undecided probe leaves the interval as it was, and the next probe is its nearest neighbour).
-About log2(moves) solver runs decide a game.
+searched); then a bisection on "decided winnable or not" between the last position proven
+winnable and the first position after it that no run won (undecided or proven unwinnable): the
+unprobed position nearest the middle of that interval.  A decided game takes about log2(moves)
++ 1 runs, as a proof needs no more.  When the interval closes on a position left undecided, it
+is searched again with twice the budget (at most :data:`REFINE_ROUNDS` times): a win found moves
+the bisection on, a proof of loss may end it with a proven answer, and another failure is
+stronger evidence.
 
 At the losing move the review also asks what the fair quick hint (:func:`spider.solver.hint.quick`)
 and, with a small iteration budget, "Think harder" (:func:`spider.solver.think.harder.think`) would
@@ -44,11 +51,14 @@ from spider.moves import Action, Move, action_from_text, action_text
 from spider.solver.budget import should_stop
 from spider.solver.full.search import SolveProgress, SolveResult, solve
 from spider.solver.hint.quick import Hint, hint_action, hint_report
+from spider.solver.review_evidence import Fact, fact_text, facts_for
 from spider.solver.think.harder import think
 
 __all__ = [
     "FULL_INFORMATION_NOTE",
+    "PROVEN_STATUSES",
     "LosingMove",
+    "ProbableLoss",
     "Probe",
     "ReviewProgress",
     "ReviewReport",
@@ -56,12 +66,20 @@ __all__ = [
     "review",
 ]
 
-ReviewStatus = Literal["won", "still-winnable", "lost", "never-winnable", "could-not-tell"]
+ReviewStatus = Literal[
+    "won", "still-winnable", "lost", "never-winnable", "probably-lost", "could-not-tell"
+]
 """The review's answer (see :class:`ReviewReport`)."""
 
+PROVEN_STATUSES: Final[frozenset[str]] = frozenset(
+    {"won", "still-winnable", "lost", "never-winnable"}
+)
+"""The answers that are proofs; ``probably-lost`` and ``could-not-tell`` are not."""
+
 ReviewReason = Literal["decided", "undecided", "time-limit", "stopped", "interrupted"]
-"""Why the review ended: it decided, every candidate position stayed undecided, the total time
-ran out, a stop request, or Ctrl+C (the web worker's interrupt)."""
+"""Why the review ended: it decided, the positions a proof needs stayed undecided after every
+run it could give them, the total time ran out, a stop request, or Ctrl+C (the web worker's
+interrupt)."""
 
 Verdict = Literal["bad-luck", "mistake"]
 
@@ -73,6 +91,9 @@ DEFAULT_THINK_ITERATIONS: Final = 20
 """Default play-outs of "Think harder" at the losing move (0: do not ask it)."""
 MIN_PROBE_SECONDS: Final = 0.05
 """A probe needs at least this much of the total budget left to start."""
+REFINE_ROUNDS: Final = 2
+"""How many times a position the bisection closed on, left undecided, is searched again, each
+time with twice the budget of the last run."""
 FULL_INFORMATION_NOTE: Final = (
     "This review uses every card, including the face-down cards and the stock the player "
     "could not see."
@@ -174,13 +195,73 @@ class LosingMove:
 
 
 @dataclass(frozen=True, slots=True)
+class ProbableLoss:
+    """An unproven verdict: the game was probably lost by action ``number``, not proven.
+
+    Position ``earliest - 1`` is proven winnable (a win was found there), so the losing action
+    is ``earliest`` or later; at position ``number`` no win was found (or it is proven lost).
+    When the two are equal (the bisection closed), ``move`` tells that action and what the fair
+    helpers said before it, as for a proven loss; else it is None.  ``evidence`` lists the facts
+    the verdict rests on (:func:`spider.solver.review_evidence.facts_for`).
+    """
+
+    number: int
+    earliest: int
+    move: LosingMove | None
+    evidence: tuple[Fact, ...]
+
+    @property
+    def proven(self) -> bool:
+        """Always False: what tells this verdict from a proof."""
+        return False
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "number": self.number,
+            "earliest": self.earliest,
+            "proven": self.proven,
+            "move": None if self.move is None else self.move.to_json(),
+            "evidence": [fact.to_json() for fact in self.evidence],
+        }
+
+    def lines(self) -> list[str]:
+        """The verdict and its evidence as text lines."""
+        if self.earliest == self.number:
+            played = "" if self.move is None else f" ({action_text(self.move.action)})"
+            where = f"at about move {self.number}{played}"
+            found = (
+                "a win was found at the start"
+                if self.number == 1
+                else f"a win was found after move {self.number - 1}"
+            )
+        else:
+            where = f"between moves {self.earliest} and {self.number}"
+            found = (
+                "a win was found at the start"
+                if self.earliest == 1
+                else f"a win was found after move {self.earliest - 1}"
+            )
+        lines = [
+            f"Probably lost {where} (not proven): {found}, none after move {self.number}.",
+        ]
+        if self.move is not None:
+            lines += _helper_lines(self.move)
+        lines.append("  Evidence:")
+        lines += [f"  - {fact_text(fact)}" for fact in self.evidence]
+        return lines
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewReport:
     """The review of a game; see the module documentation.
 
     ``moves`` is the length of the played line; ``last_winnable`` and ``first_unwinnable`` are
-    the position indices proven so (None: none).  ``practice`` is the position text of the last
-    position proven winnable when the game is not (or may not be) winnable any more: where a
-    practice game can start.  ``probes`` lists every solver run in order.
+    the position indices proven so (None: none).  ``losing`` is the losing move when ``status``
+    is ``lost`` (proven); ``probable`` the unproven verdict when it is ``probably-lost``.
+    ``practice`` is the position text of the last position proven winnable when the game is not
+    (or may not be) winnable any more: where a practice game can start.  ``probes`` lists every
+    solver run in order.
     """
 
     status: ReviewStatus
@@ -192,19 +273,28 @@ class ReviewReport:
     practice: str | None
     probes: tuple[Probe, ...]
     elapsed: float
+    probable: ProbableLoss | None = None
     code: str | None = None
     note: str = field(default=FULL_INFORMATION_NOTE)
+
+    @property
+    def proven(self) -> bool:
+        """True when the answer is a proof (``won``, ``still-winnable``, ``lost``,
+        ``never-winnable``); False for ``probably-lost`` and ``could-not-tell``."""
+        return self.status in PROVEN_STATUSES
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {
             "code": self.code,
             "status": self.status,
+            "proven": self.proven,
             "reason": self.reason,
             "moves": self.moves,
             "last_winnable": self.last_winnable,
             "first_unwinnable": self.first_unwinnable,
             "losing": None if self.losing is None else self.losing.to_json(),
+            "probable": None if self.probable is None else self.probable.to_json(),
             "practice": self.practice,
             "probes": [probe.to_json() for probe in self.probes],
             "elapsed": round(self.elapsed, 3),
@@ -241,12 +331,13 @@ class _Line:
 
 class _Bounds:
     """What the probes proved: the last winnable and first unwinnable positions, and the
-    positions left undecided."""
+    positions left undecided (how many runs each, and whether a longer run could help)."""
 
     def __init__(self, moves: int) -> None:
         self.low = -1  # last position proven winnable (-1: none)
         self.high = moves + 1  # first position proven unwinnable (moves + 1: none)
-        self.undecided: set[int] = set()
+        self.undecided: dict[int, int] = {}  # position: runs that left it undecided
+        self.stuck: set[int] = set()  # undecided for a reason a longer run does not lift
         self.solutions: dict[int, list[str]] = {}
 
     def record(self, index: int, result: SolveResult) -> None:
@@ -256,17 +347,36 @@ class _Bounds:
         elif result.status == "unwinnable":
             self.high = min(self.high, index)
         else:
-            self.undecided.add(index)
+            self.undecided[index] = self.undecided.get(index, 0) + 1
+            if result.reason not in ("time-limit", "node-limit"):
+                self.stuck.add(index)
+
+    def runs(self, index: int) -> int:
+        """The runs that left position ``index`` undecided so far."""
+        return self.undecided.get(index, 0)
+
+    def frontier(self) -> int:
+        """The first position after the last proven winnable one that no run won: undecided or
+        proven unwinnable (``moves + 1`` when there is none)."""
+        failed = [index for index in self.undecided if index > self.low]
+        return min([self.high, *failed])
 
     def next_probe(self) -> int | None:
-        """The unprobed position nearest the middle of the open interval, or None."""
-        candidates = [
-            index for index in range(self.low + 1, self.high) if index not in self.undecided
-        ]
-        if not candidates:
-            return None
-        middle = (self.low + self.high) / 2
-        return min(candidates, key=lambda index: (abs(index - middle), index))
+        """The unprobed position nearest the middle of the interval between the last proven
+        winnable position and the frontier; when that interval is closed, the frontier again
+        (twice the budget) if it is undecided and may be searched again; else None."""
+        frontier = self.frontier()
+        if frontier > self.low + 1:
+            middle = (self.low + frontier) / 2
+            candidates = range(self.low + 1, frontier)
+            return min(candidates, key=lambda index: (abs(index - middle), index))
+        if (
+            frontier < self.high
+            and frontier not in self.stuck
+            and self.runs(frontier) <= REFINE_ROUNDS
+        ):
+            return frontier
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,12 +453,13 @@ class _Review:
         bounds = self.bounds
         index: int | None = self.moves  # the current position first
         while index is not None:
-            seconds = _probe_budget(self.deadline, self.budget.position_time_limit)
+            scale = 2 ** bounds.runs(index)  # a run again gets twice the budget of the last
+            seconds = _probe_budget(self.deadline, self.budget.position_time_limit, scale)
             if seconds == 0.0:
-                return self.finish("could-not-tell", "time-limit")
+                return self.conclude("time-limit")
             if should_stop(self.budget.stop):
                 return self.finish("could-not-tell", "stopped")
-            result = self.probe(index, seconds)
+            result = self.probe(index, seconds, scale)
             if result.reason == "stopped" or result.reason == "interrupted":
                 return self.finish("could-not-tell", result.reason)
             bounds.record(index, result)
@@ -357,13 +468,36 @@ class _Review:
             if bounds.high == 0:
                 return self.finish("never-winnable", "decided")
             if bounds.high == bounds.low + 1:
-                losing = _losing_move(self.line, bounds, self.budget.think_iterations)
-                return self.finish("lost", "decided", losing)
+                losing = self.losing_move(bounds.high)
+                return self.finish("lost", "decided", losing=losing)
             index = bounds.next_probe()
-        return self.finish("could-not-tell", "undecided")
+        return self.conclude("undecided")
 
-    def probe(self, index: int, seconds: float | None) -> SolveResult:
-        """One solver run on position ``index``, reporting progress as it goes."""
+    def conclude(self, reason: ReviewReason) -> ReviewReport:
+        """The answer without a proof of where the game was lost: ``probably-lost`` when a win
+        was found on the line, else ``could-not-tell``."""
+        bounds = self.bounds
+        if bounds.low < 0:
+            return self.finish("could-not-tell", reason)
+        number = bounds.frontier()
+        earliest = bounds.low + 1
+        runs = ((p.index, p.status, p.reason, p.positions, p.elapsed) for p in self.probes)
+        evidence = facts_for(runs, bounds.low, bounds.high)
+        move = self.losing_move(number) if number == earliest else None
+        return self.finish(
+            "probably-lost", reason, probable=ProbableLoss(number, earliest, move, evidence)
+        )
+
+    def losing_move(self, number: int) -> LosingMove:
+        """Action ``number`` (position ``number - 1`` proven winnable) and what the fair
+        helpers said before it; "Think harder" gets what is left of the total time."""
+        left = None if self.deadline is None else self.deadline - time.monotonic()
+        solution = self.bounds.solutions.get(number - 1) or []
+        return _losing_move(self.line, number, solution, self.budget.think_iterations, left)
+
+    def probe(self, index: int, seconds: float | None, scale: int = 1) -> SolveResult:
+        """One solver run on position ``index`` (``scale`` times the node limit), reporting
+        progress as it goes."""
         budget = self.budget
         hook = budget.progress
 
@@ -374,7 +508,7 @@ class _Review:
         result = solve(
             self.line.at(index),
             time_limit=seconds,
-            node_limit=budget.node_limit,
+            node_limit=None if budget.node_limit is None else budget.node_limit * scale,
             memory_limit_mb=budget.memory_limit_mb,
             progress=on_solver if hook is not None else None,
             progress_every=budget.progress_every,
@@ -398,11 +532,16 @@ class _Review:
             hook(ReviewProgress(index, len(self.probes), self.moves, low, high, positions, elapsed))
 
     def finish(
-        self, status: ReviewStatus, reason: ReviewReason, losing: LosingMove | None = None
+        self,
+        status: ReviewStatus,
+        reason: ReviewReason,
+        *,
+        losing: LosingMove | None = None,
+        probable: ProbableLoss | None = None,
     ) -> ReviewReport:
         low, high = self.known()
         practice = None
-        if status in ("lost", "could-not-tell") and low is not None:
+        if status in ("lost", "probably-lost", "could-not-tell") and low is not None:
             practice = losing.before if losing is not None else self.line.at(low).to_text()
         return ReviewReport(
             status,
@@ -414,7 +553,8 @@ class _Review:
             practice,
             tuple(self.probes),
             time.monotonic() - self.started,
-            self.game.code,
+            probable=probable,
+            code=self.game.code,
         )
 
 
@@ -448,30 +588,38 @@ def _check_budgets(
         )
 
 
-def _probe_budget(deadline: float | None, per_position: float | None) -> float | None:
-    """Seconds for the next probe (None: no limit); 0.0 when the total budget is spent."""
+def _probe_budget(
+    deadline: float | None, per_position: float | None, scale: int = 1
+) -> float | None:
+    """Seconds for the next probe, ``scale`` times the per-position budget (None: no limit);
+    0.0 when the total budget is spent."""
+    scaled = None if per_position is None else per_position * scale
     if deadline is None:
-        return per_position
+        return scaled
     left = deadline - time.monotonic()
     if left < MIN_PROBE_SECONDS:
         return 0.0
-    return left if per_position is None else min(left, per_position)
+    return left if scaled is None else min(left, scaled)
 
 
-def _losing_move(line: _Line, bounds: _Bounds, think_iterations: int) -> LosingMove:
-    """What lost the game at action ``bounds.high``, and what the fair helpers said before it."""
-    number = bounds.high
+def _losing_move(
+    line: _Line, number: int, solution: list[str], think_iterations: int, left: float | None
+) -> LosingMove:
+    """Action ``number`` of the line, and what the fair helpers said before it.  ``solution``
+    is the solver's winning line from the position before it; "Think harder" gets ``left``
+    seconds at most (None: no limit), and counts as not asked when it could not finish its
+    play-outs in them."""
     action = line.actions[number - 1]
     before = line.at(number - 1)
-    solution = bounds.solutions.get(number - 1) or []
     winning = action_from_text(solution[0]) if solution else None
     report = hint_report(before)
     quick = report.pick(0)
     followed = hint_action(before, report)
     thought: Action | None = None
-    if think_iterations > 0:
+    if think_iterations > 0 and (left is None or left >= MIN_PROBE_SECONDS):
         try:
-            thought = think(before, iterations=think_iterations, seed=0).action
+            answer = think(before, iterations=think_iterations, time_limit=left, seed=0)
+            thought = answer.action if answer.reason != "time-limit" else None
         except KeyboardInterrupt:
             thought = None
     return LosingMove(
@@ -518,6 +666,8 @@ def _report_lines(report: ReviewReport) -> list[str]:
         lines.append("Never winnable: the game could not be won from its start.")
     elif status == "lost" and report.losing is not None:
         lines += _losing_lines(report.losing)
+    elif status == "probably-lost" and report.probable is not None:
+        lines += report.probable.lines()
     else:
         lines.append(f"Could not tell: {_WHY_NOT[report.reason]}.")
         lines.append("  " + _bounds_text(report))
@@ -535,6 +685,13 @@ def _losing_lines(losing: LosingMove) -> list[str]:
     lines = [
         f"Lost at move {losing.number} ({move}): the game could be won before it, not after.",
     ]
+    return lines + _helper_lines(losing)
+
+
+def _helper_lines(losing: LosingMove) -> list[str]:
+    """The move, what the solver, the hint and "Think harder" would have played before it, and
+    the verdict, as text lines."""
+    lines = []
     if losing.winning is not None:
         lines.append(f"  The solver would have played {action_text(losing.winning)} there.")
     hint_text = (

@@ -4,10 +4,12 @@
 // solver reads every card), so it runs only when the player asks: the menu, the "No more moves"
 // dialog, or the offer made when a game is left unfinished. From the result the player can play
 // on from the last winnable position as a practice game that counts in no statistics (main.js
-// opens it with `open` and the context `practice`).
+// opens it with `open` and the context `practice`). Without a proof in time, the answer is
+// "probably lost at about move N": said with "probably", marked "Not proven", with the evidence
+// it rests on, and a hollow marker on the timeline.
 
 import { $ } from "./dom.js";
-import { cardName, formatNumber, has, t } from "./i18n.js";
+import { cardName, formatDecimal, formatNumber, has, t } from "./i18n.js";
 import * as solver from "./solver.js";
 
 /** Seconds for the whole review and for each position the solver judges. */
@@ -16,17 +18,23 @@ const POSITION_SECONDS = 10;
 
 /** @typedef {import("./types.js").Review} Review */
 /** @typedef {import("./types.js").LosingMove} LosingMove */
+/** @typedef {import("./types.js").ReviewFact} ReviewFact */
+/** @typedef {import("./types.js").ProbableLoss} ProbableLoss */
 /** @typedef {import("./types.js").ReviewProgress} ReviewProgress */
 
 /**
  * `getSaved`: the saved text of the game to review; `practice(position, lost)`: opens a practice
- * game at `position`, saying `lost` (the losing move in words, or null).
- * @typedef {{getSaved: () => string | null, practice: (position: string, lost: string | null) => void}} Hooks
+ * game at `position`, saying `lost` (the losing move in words, or null). `budget` replaces the
+ * review's limits (seconds in all and per position, and a cap on each solver run's positions,
+ * a budget that does not depend on the machine's speed); by default 60 s and 10 s, no cap.
+ * @typedef {{getSaved: () => string | null, practice: (position: string, lost: string | null) => void, budget?: import("./solver.js").ReviewBudget}} Hooks
  */
 
 const dlg = $("#dlg-review", document, HTMLDialogElement);
 const textEl = $("[data-review-text]", dlg);
 const detailEl = $("[data-review-detail]", dlg);
+const unprovenEl = $("[data-review-unproven]", dlg);
+const evidenceEl = $("[data-review-evidence]", dlg);
 const noteEl = $("[data-review-note]", dlg);
 const progressEl = $("[data-review-progress]", dlg);
 const timelineEl = $("[data-review-timeline]", dlg);
@@ -67,10 +75,14 @@ export function open(hooks) {
   if (!saved) return;
   session = { ...hooks, saved };
   for (const el of [detailEl, noteEl, progressEl]) el.textContent = "";
-  timelineEl.replaceChildren();
-  timelineEl.hidden = true;
+  for (const el of [timelineEl, evidenceEl]) {
+    el.replaceChildren();
+    el.hidden = true;
+  }
+  unprovenEl.hidden = true;
   delete dlg.dataset.status;
   delete dlg.dataset.losing;
+  delete dlg.dataset.proven;
   textEl.textContent = t("review.warning");
   dlg.returnValue = "";
   if (!dlg.open) dlg.showModal();
@@ -97,7 +109,8 @@ startBtn.addEventListener("click", async () => {
   textEl.textContent = t("review.running");
   progressEl.textContent = t("solve.starting");
   try {
-    const options = { timeLimit: REVIEW_SECONDS, positionTimeLimit: POSITION_SECONDS, onProgress: (/** @type {ReviewProgress} */ p) => session === s && showProgress(p) };
+    const budget = s.budget ?? { timeLimit: REVIEW_SECONDS, positionTimeLimit: POSITION_SECONDS };
+    const options = { ...budget, onProgress: (/** @type {ReviewProgress} */ p) => session === s && showProgress(p) };
     const result = await solver.reviewSaved(s.saved, options);
     if (session !== s) return;
     s.result = result;
@@ -122,9 +135,13 @@ practiceBtn.addEventListener("click", () => {
 /** @param {Review} r */
 function show(r) {
   dlg.dataset.status = r.status;
+  dlg.dataset.proven = String(r.proven);
   if (r.losing) dlg.dataset.losing = String(r.losing.number);
   textEl.textContent = resultText(r);
-  detailEl.textContent = r.losing ? losingText(r.losing) : boundsText(r);
+  const move = r.losing ?? r.probable?.move;
+  detailEl.textContent = move ? losingText(move) : boundsText(r);
+  unprovenEl.hidden = !r.probable;
+  showEvidence(r.probable);
   noteEl.textContent = r.status === "won" ? "" : t("review.note");
   progressEl.textContent = t("review.done", { time: seconds(session?.took) });
   drawTimeline(r);
@@ -137,13 +154,50 @@ function resultText(r) {
   if (r.status === "still-winnable") return t("review.result.still");
   if (r.status === "never-winnable") return t("review.result.never");
   if (r.status === "lost" && r.losing) return t("review.result.lost", { n: r.losing.number });
+  const p = r.probable;
+  if (r.status === "probably-lost" && p) {
+    if (p.earliest === p.number) return t("review.result.probable", { n: p.number });
+    return t("review.result.probableRange", { from: p.earliest, to: p.number });
+  }
   return t("review.result.unknown");
 }
 
-/** What is proven when the review could not tell (or nothing to add). */
+/**
+ * The facts an unproven verdict rests on, one line each (none for a proven answer).
+ * @param {ProbableLoss | null | undefined} p
+ */
+function showEvidence(p) {
+  evidenceEl.replaceChildren();
+  evidenceEl.hidden = !p;
+  if (!p) return;
+  const head = document.createElement("li");
+  head.className = "head";
+  head.textContent = t("review.evidence");
+  evidenceEl.append(head);
+  for (const fact of p.evidence) {
+    const item = document.createElement("li");
+    item.dataset.outcome = fact.outcome;
+    item.textContent = factText(fact);
+    evidenceEl.append(item);
+  }
+}
+
+/**
+ * One fact in words, in the player's language (as `fact_text` says it in the command line).
+ * @param {ReviewFact} fact
+ */
+function factText(fact) {
+  const s = formatDecimal(fact.seconds, 1);
+  if (fact.outcome === "win-found") return fact.index === 0 ? t("review.fact.winStart", { s }) : t("review.fact.win", { n: fact.index, s });
+  if (fact.outcome === "proven-lost") return t("review.fact.lost", { n: fact.index, s });
+  return t("review.fact.none", { n: fact.index, s });
+}
+
+/** What is proven when the review could not tell, or tells what is probable between two
+ * moves (or nothing to add). */
 /** @param {Review} r */
 function boundsText(r) {
-  if (r.status !== "could-not-tell") return "";
+  if (r.status !== "could-not-tell" && r.status !== "probably-lost") return "";
   const parts = [];
   if (r.last_winnable !== null) parts.push(r.last_winnable === 0 ? t("review.bound.start") : t("review.bound.low", { n: r.last_winnable }));
   if (r.first_unwinnable !== null) parts.push(t("review.bound.high", { n: r.first_unwinnable }));
@@ -181,7 +235,8 @@ function lostText(l) {
 
 /**
  * The game's moves along a bar: those after which the game could still be won, those after which
- * it could not, those the solver left undecided, and the losing move marked.
+ * it could not, those the solver left undecided, and the losing move marked (hollow when it is
+ * only probable).
  * @param {Review} r
  */
 function drawTimeline(r) {
@@ -197,6 +252,9 @@ function drawTimeline(r) {
     if (r.losing && i === r.losing.number) {
       step.classList.add("losing");
       step.title = t("review.marker", { n: i });
+    } else if (r.probable && i === r.probable.number) {
+      step.classList.add("probable");
+      step.title = t("review.marker.probable", { n: i });
     }
     timelineEl.append(step);
   }

@@ -192,18 +192,28 @@ export async function thinkSaved(saved, { timeLimit, onProgress, visible }) {
 }
 
 /**
+ * The limits of a review: seconds in all and per position, and (optional) the positions each
+ * solver run may store.
+ * @typedef {{timeLimit?: number, positionTimeLimit?: number, nodeLimit?: number}} ReviewBudget
+ */
+
+/**
  * "Where did I lose it?": reviews the game of `saved` (op `review`, docs/protocol.md) on the
  * page's server where it has one, else in the solver's worker; resolves with the `review` field.
  * `cancel("review")` stops it.
  * @param {string} saved
- * @param {{timeLimit?: number, positionTimeLimit?: number, onProgress?: (data: ReviewProgress) => void}} [opts]
+ * @param {ReviewBudget & {onProgress?: (data: ReviewProgress) => void}} [opts]
  * @returns {Promise<Review>}
  */
-export async function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTimeLimit = 10, onProgress } = {}) {
-  const answer = await server.ask("review", async () => ({ saved, time_limit: timeLimit, position_time_limit: positionTimeLimit }), onProgress);
+export async function reviewSaved(saved, { timeLimit = CHECK_SECONDS, positionTimeLimit = 10, nodeLimit, onProgress } = {}) {
+  const limits = nodeLimit === undefined ? {} : { node_limit: nodeLimit };
+  const question = { saved, time_limit: timeLimit, position_time_limit: positionTimeLimit, ...limits };
+  const answer = await server.ask("review", async () => question, onProgress);
   if (answer) return /** @type {Review} */ (answer);
   return exclusive("review", async (job) => {
+    /** @type {Request} */
     const req = { op: "review", time_limit: timeLimit, position_time_limit: positionTimeLimit, memory_mb: MEMORY_MB, progress_every: PROGRESS_EVERY };
+    if (nodeLimit !== undefined) req.node_limit = nodeLimit;
     const reply = await askAbout(job, saved, req, onProgress);
     if (!reply.ok || !reply.review) throw new Error(reply.error?.code ?? "solver");
     return reply.review;

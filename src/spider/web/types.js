@@ -141,13 +141,38 @@
  */
 
 /**
- * The answer of "Where did I lose it?" (`reply.review`, op `review`).
+ * One fact an unproven review verdict rests on: what the solver found at position `index`.
+ * @typedef {object} ReviewFact
+ * @property {number} index
+ * @property {"win-found" | "no-win-found" | "proven-lost"} outcome
+ * @property {boolean} proven
+ * @property {number} seconds
+ * @property {number} positions
+ * @property {string} reason
+ */
+
+/**
+ * An unproven verdict: probably lost at about action `number` (at `earliest` or later: the
+ * position before `earliest` is proven winnable); `move` when the two are the same action.
+ * @typedef {object} ProbableLoss
+ * @property {number} number
+ * @property {number} earliest
+ * @property {false} proven
+ * @property {LosingMove | null} move
+ * @property {ReviewFact[]} evidence
+ */
+
+/**
+ * The answer of "Where did I lose it?" (`reply.review`, op `review`). `proven` is false for
+ * `probably-lost` (see `probable`) and `could-not-tell`.
  * @typedef {object} Review
- * @property {"won" | "still-winnable" | "lost" | "never-winnable" | "could-not-tell"} status
+ * @property {"won" | "still-winnable" | "lost" | "never-winnable" | "probably-lost" | "could-not-tell"} status
+ * @property {boolean} proven
  * @property {number} moves
  * @property {number | null} last_winnable
  * @property {number | null} first_unwinnable
  * @property {LosingMove | null} losing
+ * @property {ProbableLoss | null} probable
  * @property {string | null} practice
  * @property {number} elapsed
  */
