@@ -59,6 +59,15 @@ class VisibleView:
     runs_to_win: int
     removed_suits: tuple[int, ...] = ()
 
+    def __reduce__(self) -> tuple[type[VisibleView], tuple[object, ...]]:
+        """Pickled and copied through the constructor, as the compiled build requires (a
+        ``Think harder`` worker process receives the view)."""
+        fields = (self.game, self.suits, self.flexible, self.columns, self.down)
+        return (
+            VisibleView,
+            (*fields, self.stock_cards, self.removed, self.runs_to_win, self.removed_suits),
+        )
+
     @classmethod
     def from_game(cls, game: Game) -> VisibleView:
         """The view of ``game``: only face-up cards are copied, hidden cards only counted."""
