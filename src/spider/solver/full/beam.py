@@ -139,7 +139,6 @@ def _stage_search(
     """Best-first over card moves from one start of a stage, offering every dealt child to the
     pool; False when the budget cut it short."""
     tree, seen, pool, base_positions = stage
-    children = solver.children
     columns = solver.columns  # the key function is called directly: this loop is the hot path
     start_score, start_node, start_state = start
     seen.add(canonical_key(start_state, columns))
@@ -153,7 +152,7 @@ def _stage_search(
         if reason is not None:
             raise Stopped(reason)
         negative, _, node, state = heapq.heappop(heap)
-        for child_score, action, child in children(state, -negative, prune):
+        for child_score, action, child in solver.children(state, -negative, prune):
             if action == DEAL_CODE:
                 pool.add(child_score, node, child)
                 continue
