@@ -668,7 +668,7 @@ class Game:
         Dealing is not a card move: see :attr:`can_deal`.
         """
         lengths = self._group
-        if min(lengths) < 0:  # a column changed since the last call: fill the cache again
+        if -1 in lengths:  # a column changed since the last call: fill the cache again
             cols, down, flexible = self._cols, self._down, self._flexible
             for index, length in enumerate(lengths):
                 if length < 0:

@@ -118,7 +118,7 @@ def accepts(column: Sequence[int], card: int) -> bool:
     return not column or (column[-1] & 15) == (card & 15) + 1
 
 
-def destination_index(tops: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+def destination_index(tops: list[int]) -> tuple[list[list[int]], list[int]]:
     """Where groups may go, as ``(by_rank, empties)``.
 
     ``tops[i]`` is the top card of column ``i``, or :data:`EMPTY`.  ``by_rank[r]`` lists, left to
@@ -141,7 +141,7 @@ def destination_index(tops: Sequence[int]) -> tuple[list[list[int]], list[int]]:
     return by_rank, empties
 
 
-def legal_moves(columns: Sequence[Sequence[int]], lengths: Sequence[int]) -> list[Move]:
+def legal_moves(columns: Sequence[Sequence[int]], lengths: list[int]) -> list[Move]:
     """Every legal card move, by source column, then group size, then destination (the columns
     with a card one rank higher first, then the empty ones, each left to right).
 
