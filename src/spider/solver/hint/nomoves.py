@@ -76,9 +76,7 @@ def _key(column_ids: list[int], down: tuple[int, ...]) -> _Key:
     """The canonical key: two positions have the same key exactly when they hold the same
     (face-down count, face-up cards) pairs, in any order (fewer than 256 cards lie face down
     under a column)."""
-    return tuple(
-        sorted([column_id << 8 | under for column_id, under in zip(column_ids, down, strict=True)])
-    )
+    return tuple(sorted([column_ids[index] << 8 | under for index, under in enumerate(down)]))
 
 
 def check_no_moves(
