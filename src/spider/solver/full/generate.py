@@ -127,6 +127,7 @@ class Solver(Heuristic):
         self.flexible = position.options.flexible
         self.start: State = start_state(position)
         self.infos: dict[bytes, ColumnInfo] = {}
+        self.dealing = bytes(self.stock)  # the stock as the columns hold cards, in dealing order
 
     def key(self, state: State) -> tuple[object, ...]:
         """The transposition key (:func:`~spider.solver.full.encoding.canonical_key`)."""
@@ -386,9 +387,10 @@ class Solver(Heuristic):
         new = list(columns)
         dealt_score = score + self.weights.deal  # every deal adds one to the deal count
         completed = False
-        cards = self.stock
+        cards = self.dealing
         for index in range(dealt):
-            column = columns[index] + bytes((cards[dealt_before + index],))
+            place = dealt_before + index
+            column = columns[index] + cards[place : place + 1]
             if column[-1] & 15 == 1:  # only an ace can complete a run
                 column, removed = settle_column(column)
                 completed = completed or removed
@@ -457,8 +459,10 @@ def _supermove_codes(
     parked groups back on top of it."""
     parked = len(segments) - 1
     temps = [index for index in empty_all if index != dst][:parked]
-    pairs = list(zip(temps, segments[:-1], strict=True))
-    codes = [src << 8 | temp << 4 | count for temp, count in pairs]
+    # Index loops, no zip or generator: the compiled build runs these in place (and an empty
+    # column missing for a parked group fails at temps[index]).
+    codes = [src << 8 | temps[index] << 4 | segments[index] for index in range(parked)]
     codes.append(src << 8 | dst << 4 | segments[-1])
-    codes.extend(temp << 8 | dst << 4 | count for temp, count in reversed(pairs))
+    for index in range(parked - 1, -1, -1):
+        codes.append(temps[index] << 8 | dst << 4 | segments[index])
     return tuple(codes)
