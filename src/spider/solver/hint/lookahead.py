@@ -196,7 +196,7 @@ class Lookahead:
             dst = packed >> 4 & 15
             count = packed >> 8
             old_src, old_dst = ids[src], ids[dst]
-            moved = table_moves.get((old_src, old_dst, count))
+            moved = table_moves.get(old_src << 32 | old_dst << 4 | count)  # move_key
             if moved is None:
                 moved = table.move(old_src, old_dst, count)
             new_src, new_dst, run_suit = moved
