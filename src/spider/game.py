@@ -24,6 +24,9 @@ from spider.position import Position
 from spider.record import SavedGame, read_saved, write_saved
 from spider.render import render_text
 from spider.rules import (
+    CARD_MOVES,
+    MOST_COLUMNS,
+    MOVE_STRIDE,
     accepts,
     deal_blocked_forever,
     deal_refusal,
@@ -665,7 +668,7 @@ class Game:
         Dealing is not a card move: see :attr:`can_deal`.
         """
         lengths = self._group
-        if min(lengths) < 0:  # a column changed since the last call: fill the cache again
+        if -1 in lengths:  # a column changed since the last call: fill the cache again
             cols, down, flexible = self._cols, self._down, self._flexible
             for index, length in enumerate(lengths):
                 if length < 0:
@@ -738,7 +741,8 @@ class Game:
         if self._redo:
             self._redo.clear()
         self._apply_move(src, dst, count)
-        self._played.append(tuple.__new__(Move, (src, dst, count)))
+        # The move made once (checked above: both columns exist, at most 13 cards move).
+        self._played.append(CARD_MOVES[(src * MOST_COLUMNS + dst) * MOVE_STRIDE + count])
 
     def push(self, action: Action | str) -> None:
         """Play an action: a :class:`Move`, ``"deal"`` (``spider.DEAL``) or an action's text
@@ -792,7 +796,8 @@ class Game:
         self._score = scored(
             previous_score, self._standard, self._floor, run_suit >= 0, flipped_src + flipped_dst
         )
-        record = (
+        # Typed as the history's entries, so the compiled build makes the tuple once.
+        record: HistoryEntry = (
             src,
             dst,
             count,

@@ -33,13 +33,19 @@ COMPILED_MODULES: Final = (
     "spider.position_checks",
     "spider.rules",
     "spider.shuffle",
+    "spider.solver.budget",
+    "spider.solver.full.beam",
     "spider.solver.full.encoding",
+    "spider.solver.full.exhaustive",
     "spider.solver.full.generate",
     "spider.solver.full.heuristic",
+    "spider.solver.hint.chance",
     "spider.solver.hint.column_table",
     "spider.solver.hint.evaluation",
     "spider.solver.hint.lookahead",
+    "spider.solver.hint.nomoves",
     "spider.solver.hint.pruned_moves",
+    "spider.solver.view",
 )
 """The modules the compiled build compiles: the rules kernel, ``Game`` and what they import on
 every action; the full solver's position encoding, move generator and heuristic; the quick

@@ -20,7 +20,10 @@ from typing import Final, Literal
 from spider.moves import Move
 
 __all__ = [
+    "CARD_MOVES",
     "EMPTY",
+    "MOST_COLUMNS",
+    "MOVE_STRIDE",
     "RUN_LENGTH",
     "UNKNOWN",
     "DealRefusal",
@@ -50,6 +53,22 @@ EMPTY: Final = -1
 _NO_COLUMNS: Final[list[int]] = []
 """The shared entry of :func:`destination_index` for ranks no column takes (never modified:
 callers only read the lists, or build new ones from them)."""
+
+MOST_COLUMNS: Final = 10
+"""The most columns a game has (Spider; Spiderette has 7)."""
+
+MOVE_STRIDE: Final = RUN_LENGTH + 1
+"""Group sizes 0 to 13 for each (source, destination) in :data:`CARD_MOVES`."""
+
+CARD_MOVES: Final = [
+    Move(src, dst, count)
+    for src in range(MOST_COLUMNS)
+    for dst in range(MOST_COLUMNS)
+    for count in range(MOVE_STRIDE)
+]
+"""Every card move of a game, made once: ``Move(src, dst, count)`` is
+``CARD_MOVES[(src * MOST_COLUMNS + dst) * MOVE_STRIDE + count]``. :func:`legal_moves` and the
+game hand these out (moves are immutable), so listing or playing a move allocates none."""
 
 DealRefusal = tuple[Literal["stock-empty", "empty-column"], int]
 """Why a deal is refused: the code, and the first empty column (-1 for an empty stock)."""
@@ -99,7 +118,7 @@ def accepts(column: Sequence[int], card: int) -> bool:
     return not column or (column[-1] & 15) == (card & 15) + 1
 
 
-def destination_index(tops: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+def destination_index(tops: list[int]) -> tuple[list[list[int]], list[int]]:
     """Where groups may go, as ``(by_rank, empties)``.
 
     ``tops[i]`` is the top card of column ``i``, or :data:`EMPTY`.  ``by_rank[r]`` lists, left to
@@ -122,23 +141,26 @@ def destination_index(tops: Sequence[int]) -> tuple[list[list[int]], list[int]]:
     return by_rank, empties
 
 
-def legal_moves(columns: Sequence[Sequence[int]], lengths: Sequence[int]) -> list[Move]:
+def legal_moves(columns: Sequence[Sequence[int]], lengths: list[int]) -> list[Move]:
     """Every legal card move, by source column, then group size, then destination (the columns
     with a card one rank higher first, then the empty ones, each left to right).
 
     ``lengths[i]`` is :func:`group_length` of column ``i``: callers that cache it pass the cache.
     """
+    if len(columns) > MOST_COLUMNS:
+        raise ValueError(f"at most {MOST_COLUMNS} columns, not {len(columns)}")
     by_rank, empties = destination_index([column[-1] if column else EMPTY for column in columns])
     moves: list[Move] = []
-    append = moves.append
-    new = tuple.__new__
+    table = CARD_MOVES
+    stride = MOVE_STRIDE
     for src, column in enumerate(columns):
         for count in range(1, lengths[src] + 1):
+            first = src * MOST_COLUMNS * stride + count  # Move(src, 0, count)
             for dst in by_rank[column[-count] & 15]:
-                append(new(Move, (src, dst, count)))
+                moves.append(table[first + dst * stride])
             if empties:
                 for dst in empties:
-                    append(new(Move, (src, dst, count)))
+                    moves.append(table[first + dst * stride])
     return moves
 
 

@@ -245,9 +245,7 @@ def test_child_scores_equal_the_full_score(
         score, state = data.draw(st.sampled_from(children))
 
 
-def _schedule(
-    monkeypatch: pytest.MonkeyPatch, complete: tuple[int, int] | None = None
-) -> list[tuple[int, int, int]]:
+def _schedule(complete: tuple[int, int] | None = None) -> list[tuple[int, int, int]]:
     """The beams the finding phase runs, as (pruning, width, heuristic), with a stand-in beam
     that costs its width in expansions (ten times that at the loose level), finds nothing and
     reports ``complete`` (nothing cut) for the beam (pruning, width) given."""
@@ -266,16 +264,15 @@ def _schedule(
         limits.expanded += width * (10 if prune == LOOSE else 1)
         return (prune, width) == complete
 
-    monkeypatch.setattr(beam, "stage_beam", stand_in)
-    beam.find(solvers, limits)
+    beam.find(solvers, limits, stand_in)
     return calls
 
 
-def test_finding_phase_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_finding_phase_schedule() -> None:
     from spider.solver.full.generate import LOOSE as _LOOSE
     from spider.solver.full.generate import STRICT as _STRICT
 
-    calls = _schedule(monkeypatch)
+    calls = _schedule()
     # The head start: widths 4 and 8 with every heuristic in turn, then the first loose beam.
     assert calls[:9] == [
         *[(_STRICT, 4, member) for member in range(4)],
@@ -299,17 +296,17 @@ def test_finding_phase_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
             strict_work += width
 
 
-def test_a_beam_that_cut_nothing_ends_its_level(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_beam_that_cut_nothing_ends_its_level() -> None:
     from spider.solver.full.generate import LOOSE as _LOOSE
     from spider.solver.full.generate import STRICT as _STRICT
 
     # A strict beam: no strict beam follows, of any width or heuristic; the loose track goes on.
-    calls = _schedule(monkeypatch, complete=(_STRICT, 16))
+    calls = _schedule(complete=(_STRICT, 16))
     first = next(i for i, (prune, width, _) in enumerate(calls) if (prune, width) == (_STRICT, 16))
     assert [width for _, width, _ in calls[first + 1 :]] == [16, 32, 64, 128]
     assert all(prune == _LOOSE for prune, _, _ in calls[first + 1 :])
     # A loose beam: the phase ends at once (the sound phase takes over).
-    calls = _schedule(monkeypatch, complete=(_LOOSE, 16))
+    calls = _schedule(complete=(_LOOSE, 16))
     assert calls[-1] == (_LOOSE, 16, 0)
 
 

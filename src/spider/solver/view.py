@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from spider import rules
 from spider.game import Game
@@ -58,6 +58,15 @@ class VisibleView:
     removed: int
     runs_to_win: int
     removed_suits: tuple[int, ...] = ()
+
+    def __reduce__(self) -> tuple[type[VisibleView], tuple[object, ...]]:
+        """Pickled and copied through the constructor, as the compiled build requires (a
+        ``Think harder`` worker process receives the view)."""
+        fields = (self.game, self.suits, self.flexible, self.columns, self.down)
+        return (
+            VisibleView,
+            (*fields, self.stock_cards, self.removed, self.runs_to_win, self.removed_suits),
+        )
 
     @classmethod
     def from_game(cls, game: Game) -> VisibleView:
@@ -140,9 +149,7 @@ class VisibleView:
         nothing about *where* those cards are.  When ``removed_suits`` does not list every
         removed run (a hand-built view), the missing runs are not subtracted.
         """
-        counts: dict[int, int] = {}
-        for card in Options.make(self.game, self.suits).composition():
-            counts[card] = counts.get(card, 0) + 1
+        counts = dict(_deck_counts(self.game, self.suits))
         for column in self.columns:
             for card in column:
                 if card != UNKNOWN:
@@ -151,6 +158,21 @@ class VisibleView:
             for rank in range(1, RUN_LENGTH + 1):
                 counts[suit << 4 | rank] = counts.get(suit << 4 | rank, 0) - 1
         return {card: count for card, count in counts.items() if count > 0}
+
+
+_DECK_COUNTS: Final[dict[tuple[str, int], dict[int, int]]] = {}
+"""The copies of each card in the deck of each (game, suits), counted once."""
+
+
+def _deck_counts(game: str, suits: int) -> dict[int, int]:
+    """``{engine int: copies}`` of the deck of ``game`` with ``suits`` suits (read only)."""
+    known = _DECK_COUNTS.get((game, suits))
+    if known is None:
+        known = {}
+        for card in Options.make(game, suits).composition():
+            known[card] = known.get(card, 0) + 1
+        _DECK_COUNTS[game, suits] = known
+    return known
 
 
 def seen_positions(game: Game) -> frozenset[tuple[Columns, tuple[int, ...]]]:

@@ -20,13 +20,14 @@ of the loose one, counted in expansions.  A level whose beam cut nothing is not 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from typing import Final
 
 from spider.solver.budget import Found, Limits, Stopped
 from spider.solver.full.encoding import DEAL_CODE, State, Tree, canonical_key, is_won
 from spider.solver.full.generate import LOOSE, STRICT, Solver
 
-__all__ = ["BUDGETS", "WIDE_BUDGET", "Pool", "find", "stage_beam"]
+__all__ = ["BUDGETS", "WIDE_BUDGET", "Pool", "StageBeam", "find", "stage_beam"]
 
 PORTFOLIO_WIDTH: Final = 8
 """The strict beams up to this width run with every heuristic of the portfolio, in order,
@@ -138,7 +139,6 @@ def _stage_search(
     """Best-first over card moves from one start of a stage, offering every dealt child to the
     pool; False when the budget cut it short."""
     tree, seen, pool, base_positions = stage
-    children = solver.children
     columns = solver.columns  # the key function is called directly: this loop is the hot path
     start_score, start_node, start_state = start
     seen.add(canonical_key(start_state, columns))
@@ -152,7 +152,7 @@ def _stage_search(
         if reason is not None:
             raise Stopped(reason)
         negative, _, node, state = heapq.heappop(heap)
-        for child_score, action, child in children(state, -negative, prune):
+        for child_score, action, child in solver.children(state, -negative, prune):
             if action == DEAL_CODE:
                 pool.add(child_score, node, child)
                 continue
@@ -173,7 +173,12 @@ def _stage_search(
     return True
 
 
-def find(solvers: list[Solver], limits: Limits) -> None:
+StageBeam = Callable[[Solver, Limits, int, int, int], bool]
+"""A beam over deal stages, as :func:`stage_beam`: ``(solver, limits, width, budget, prune)``
+to True when nothing was cut."""
+
+
+def find(solvers: list[Solver], limits: Limits, beam: StageBeam = stage_beam) -> None:
     """The finding phase: stage beams on *tracks*, until a win is found or every track ends.
 
     There is one strict track per heuristic (``solvers``) and one loose track (the first
@@ -186,7 +191,8 @@ def find(solvers: list[Solver], limits: Limits) -> None:
 
     A beam that cut nothing has searched its level's whole pruned space: a strict one ends every
     strict track, a loose one ends the phase (the sound phase then proves or solves a small
-    space).  Raises :class:`Found` or :class:`Stopped`.
+    space).  Each beam runs through ``beam`` (:func:`stage_beam`; the schedule alone can be
+    observed with another).  Raises :class:`Found` or :class:`Stopped`.
     """
     count = len(solvers)
     strict_width = [FIRST_WIDTH[STRICT]] * count
@@ -217,16 +223,14 @@ def find(solvers: list[Solver], limits: Limits) -> None:
                 <= sum(strict_cost) + GROWTH * strict_last[member]
             )
         ):
-            if stage_beam(
-                solvers[0], limits, loose_width, BUDGETS.get(loose_width, WIDE_BUDGET), LOOSE
-            ):
+            if beam(solvers[0], limits, loose_width, BUDGETS.get(loose_width, WIDE_BUDGET), LOOSE):
                 return
             loose_last = limits.expanded - before
             loose_cost += loose_last
             loose_width *= 2
             continue
         width = strict_width[member]
-        if stage_beam(solvers[member], limits, width, BUDGETS.get(width, WIDE_BUDGET), STRICT):
+        if beam(solvers[member], limits, width, BUDGETS.get(width, WIDE_BUDGET), STRICT):
             # Nothing was cut: no strict beam, of any width or heuristic, can find more.
             strict_width = [WIDEST[STRICT] * 2] * count
         strict_last[member] = limits.expanded - before

@@ -24,12 +24,8 @@ def exhaustive(solver: Solver, limits: Limits) -> None:
     columns = solver.columns  # the key function is called directly: this loop is the hot path
     seen = {canonical_key(start, columns)}
     heap: list[tuple[int, int]] = [(-solver.score(start), 0)]
-    children = solver.children
-    add_seen = seen.add
-    add_state = states.append
     push = heapq.heappush
     pop = heapq.heappop
-    add_node = tree.add
     base_positions = limits.positions
     max_positions = limits.max_positions
     limits.stored = 1
@@ -41,20 +37,20 @@ def exhaustive(solver: Solver, limits: Limits) -> None:
         state = states[index]
         assert state is not None
         states[index] = None
-        for child_score, action, child in children(state, -negative, SOUND):
+        for child_score, action, child in solver.children(state, -negative, SOUND):
             child_key = canonical_key(child, columns)
             if child_key in seen:
                 continue
             if not child[1] and is_won(child):
                 limits.positions = base_positions + len(seen)
-                raise Found(tree.line(add_node(index, action)))
+                raise Found(tree.line(tree.add(index, action)))
             if len(seen) >= max_positions:
                 limits.stored = len(seen)
                 limits.positions = base_positions + len(seen)
                 raise Stopped(limits.full() or "memory-limit")
-            add_seen(child_key)
-            add_state(child)
-            push(heap, (-child_score, add_node(index, action)))
+            seen.add(child_key)
+            states.append(child)
+            push(heap, (-child_score, tree.add(index, action)))
         limits.stored = len(seen)
         limits.positions = base_positions + len(seen)
         limits.frontier = len(heap)

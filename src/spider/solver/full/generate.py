@@ -19,7 +19,7 @@ The pruned levels are unsound: they find wins but prove nothing.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, final
 
 from spider.game import Game
 from spider.rules import EMPTY, deal_blocked_forever, destination_index, group_length, may_deal
@@ -49,9 +49,6 @@ _NO_COLUMNS: Final[list[int]] = []
 
 _INFO_CACHE_SIZE: Final = 50_000
 
-_FITS_UNDER: Final = tuple(1 << (rank - 1) if rank else 0 for rank in range(16))
-"""``_FITS_UNDER[r]``: the bit of the rank that fits under a card of rank ``r`` (one lower)."""
-
 Child = tuple[int, ActionCode, State]
 """(score, action code, position) of a child."""
 
@@ -66,20 +63,45 @@ below, source, source_score, cards)``.
 - ``below``: length of the suited run under it when ``under`` is its suited parent, else 0;
 - ``source``, ``source_score``: the column left behind and its score; ``cards``: the group.
 
-Like :data:`ColumnInfo`, a plain tuple rather than a NamedTuple: CPython 3.11 specialises
-indexing and unpacking only for exact tuples, and reading the fields of NamedTuple instances
-here cost 4.5% of a solve (37 M of 835 M instructions on deal 0 of 2-suit Spider, measured with
-callgrind)."""
+A plain tuple rather than a NamedTuple: CPython 3.11 specialises indexing and unpacking only
+for exact tuples, and reading the fields of NamedTuple instances here cost 4.5% of a solve (37 M
+of 835 M instructions on deal 0 of 2-suit Spider, measured with callgrind)."""
 
-ColumnInfo = tuple[int, int, tuple[int, ...], int, int, tuple[Piece, ...], int]
-"""What move generation needs to know about one column (it depends only on the column):
-``(score, tail, wanted, start, length, pieces, ranks)``.
 
-- ``score``: the column's heuristic score; ``tail``: the length of its suited tail;
-- ``wanted``: the bottom cards of the suited segments of its movable group;
-- ``start``, ``length``: where the movable group starts, and how long it is;
-- ``pieces``: the :data:`Piece` of each group of it, smallest first;
-- ``ranks``: bit ``r`` set when a piece's lowest card has rank ``r`` (a quick "can move?")."""
+@final
+class ColumnInfo:
+    """What move generation needs to know about one column (it depends only on the column).
+
+    - ``score``: the column's heuristic score; ``tail``: the length of its suited tail;
+    - ``wanted``: the bottom cards of the suited segments of its movable group;
+    - ``start``, ``length``: where the movable group starts, and how long it is;
+    - ``pieces``: the :data:`Piece` of each group of it, smallest first;
+    - ``ranks``: bit ``r`` set when a piece's lowest card has rank ``r`` (a quick "can move?").
+
+    A class with slots rather than a tuple: the interpreter reads a slot as fast as a tuple
+    item, and the compiled build reads it in place, where it would convert a tuple field by
+    field each time one moved between a dict and a list.
+    """
+
+    __slots__ = ("length", "pieces", "ranks", "score", "start", "tail", "wanted")
+
+    def __init__(
+        self,
+        score: int,
+        tail: int,
+        wanted: tuple[int, ...],
+        start: int,
+        length: int,
+        pieces: tuple[Piece, ...],
+        ranks: int,
+    ) -> None:
+        self.score = score
+        self.tail = tail
+        self.wanted = wanted
+        self.start = start
+        self.length = length
+        self.pieces = pieces
+        self.ranks = ranks
 
 
 _Frame = tuple[
@@ -105,6 +127,7 @@ class Solver(Heuristic):
         self.flexible = position.options.flexible
         self.start: State = start_state(position)
         self.infos: dict[bytes, ColumnInfo] = {}
+        self.dealing = bytes(self.stock)  # the stock as the columns hold cards, in dealing order
 
     def key(self, state: State) -> tuple[object, ...]:
         """The transposition key (:func:`~spider.solver.full.encoding.canonical_key`)."""
@@ -115,7 +138,7 @@ class Solver(Heuristic):
         return state_is_won(state)
 
     def column_info(self, column: bytes) -> ColumnInfo:
-        """The :data:`ColumnInfo` of a column (cached)."""
+        """The :class:`ColumnInfo` of a column (cached)."""
         infos = self.infos
         cached = infos.get(column)
         if cached is not None:
@@ -124,12 +147,12 @@ class Solver(Heuristic):
         size = len(column)
         first_up = column[0] + 1
         if size <= first_up:
-            info: ColumnInfo = (score, 0, (), size, 0, (), 0)
+            info = ColumnInfo(score, 0, (), size, 0, (), 0)
         else:
             length = group_length(column, first_up, self.flexible)
             tail, wanted = self._segments(column, first_up)
             pieces, ranks = self._pieces(column, first_up, length)
-            info = (score, tail, wanted, size - length, length, pieces, ranks)
+            info = ColumnInfo(score, tail, wanted, size - length, length, pieces, ranks)
         if len(infos) > _INFO_CACHE_SIZE:
             infos.clear()
         infos[column] = info
@@ -158,7 +181,6 @@ class Solver(Heuristic):
         the bit mask of their lowest cards' ranks."""
         pieces = []
         ranks = 0
-        column_score = self.column_score
         for count in range(1, length + 1):
             card = column[-count]
             base = len(column) - count
@@ -171,7 +193,8 @@ class Solver(Heuristic):
                     below += 1
                     index -= 1
             source = turn_top(column[:base])
-            fields = (count, card, base, under, below, source, column_score(source), column[base:])
+            score = self.column_score(source)
+            fields = (count, card, base, under, below, source, score, column[base:])
             pieces.append(fields)
             ranks |= 1 << (card & 15)
         return tuple(pieces), ranks
@@ -208,13 +231,23 @@ class Solver(Heuristic):
         table than columns, so no deal can happen again) has none."""
         columns, stock = state
         column_count = len(columns)
-        if deal_blocked_forever(stock, sum(map(len, columns)) - column_count, column_count):
+        known = self.infos
+        infos: list[ColumnInfo] = []
+        scores: list[int] = []
+        tops: list[int] = []
+        table_cards = 0
+        # One loop, plain calls and no bound methods: compiled, each is a direct C call.
+        for column in columns:
+            size = len(column)
+            table_cards += size - 1
+            info = known.get(column)
+            if info is None:
+                info = self.column_info(column)
+            infos.append(info)
+            scores.append(info.score)
+            tops.append(column[-1] if size > 1 else EMPTY)
+        if deal_blocked_forever(stock, table_cards, column_count):
             return []
-        cached = self.infos.get
-        column_info = self.column_info
-        infos = [cached(column) or column_info(column) for column in columns]
-        scores = [info[0] for info in infos]
-        tops = [column[-1] if len(column) > 1 else EMPTY for column in columns]
         by_rank, empty_all = destination_index(tops)
         by_card: dict[int, list[int]] = {}  # columns by their top card (exact suit and rank)
         open_ranks = 0
@@ -223,7 +256,7 @@ class Solver(Heuristic):
                 by_card[top].append(index)
             elif top != EMPTY:
                 by_card[top] = [index]
-                open_ranks |= _FITS_UNDER[top & 15]
+                open_ranks |= 1 << ((top & 15) - 1)  # the rank that fits under it
         out: list[Child] = []
         frame = (state, score, infos, scores, by_rank, by_card, empty_all, open_ranks)
         if prune == SOUND:
@@ -249,9 +282,10 @@ class Solver(Heuristic):
         count, _, _, _, _, source, source_score, cards = piece
         moved_score = moved_base + source_score
         code = src << 8 | count
-        placed = self.placed
         for dst in targets:
-            out.append(placed(state, moved_score, src, source, dst, cards, code | dst << 4, scores))
+            out.append(
+                self.placed(state, moved_score, src, source, dst, cards, code | dst << 4, scores)
+            )
 
     def _sound_moves(self, frame: _Frame, out: list[Child]) -> None:
         """SOUND: every legal move but those that only permute columns no deal reaches again."""
@@ -261,10 +295,10 @@ class Solver(Heuristic):
         late = [index for index in empty_all if index >= stock][:1]
         empties = [index for index in empty_all if index < stock] + late
         for src, info in enumerate(infos):
-            if not empties and not info[6] & open_ranks:  # info[6]: its ranks
+            if not empties and not info.ranks & open_ranks:
                 continue  # nowhere to go (the common case)
             moved_base = score - scores[src]
-            for piece in info[5]:
+            for piece in info.pieces:
                 targets = by_rank[piece[1] & 15]
                 if not targets and not empties:
                     continue
@@ -283,22 +317,21 @@ class Solver(Heuristic):
         state, score, infos, scores, by_rank, by_card, empty_all, open_ranks = frame
         empties = empty_all[:1]
         parking = not self.flexible and bool(empty_all)  # supermoves park groups in empties
-        suited_of = by_card.get
         for src, info in enumerate(infos):
-            if not empties and not info[6] & open_ranks:  # info[6]: its ranks
+            if not empties and not info.ranks & open_ranks:
                 continue  # nowhere to go (the common case)
             moved_base = score - scores[src]
-            for piece in info[5]:
+            for piece in info.pieces:
                 card = piece[1]
                 onto = by_rank[card & 15]
                 if not onto and not empties:
                     continue  # nowhere to go (the common case)
-                targets = suited_of(card + 1) or onto
+                targets = by_card.get(card + 1) or onto
                 if empties and piece[2] > 1:
                     targets = targets + empties
                 if targets:
                     self._add_moves(state, moved_base, src, piece, targets, scores, out)
-            if parking and info[3] > state[0][src][0] + 1:
+            if parking and info.start > state[0][src][0] + 1:
                 self._supermoves_of(frame, src, info, out)
 
     def _strict_moves(self, frame: _Frame, out: list[Child]) -> None:
@@ -309,10 +342,10 @@ class Solver(Heuristic):
         parking = not self.flexible and bool(empty_all)  # supermoves park groups in empties
         wanted: set[int] | None = None  # built when a sideways move first needs it
         for src, info in enumerate(infos):
-            if not empties and not info[6] & open_ranks:  # info[6]: its ranks
+            if not empties and not info.ranks & open_ranks:
                 continue  # nowhere to go (the common case)
             moved_base = score - scores[src]
-            for piece in info[5]:
+            for piece in info.pieces:
                 card = piece[1]
                 onto = by_rank[card & 15]
                 if not onto and not empties:
@@ -321,7 +354,7 @@ class Solver(Heuristic):
                 suited = by_card.get(card + 1, _NO_COLUMNS)
                 if below:
                     # Splitting a suited run: only onto its suit, and only to lengthen it.
-                    targets = [dst for dst in suited if infos[dst][1] > below]
+                    targets = [dst for dst in suited if infos[dst].tail > below]
                 elif (
                     under
                     and (under & 15) == (card & 15) + 1
@@ -337,7 +370,7 @@ class Solver(Heuristic):
                         targets = targets + empties
                 if targets:
                     self._add_moves(state, moved_base, src, piece, targets, scores, out)
-            if parking and info[3] > state[0][src][0] + 1:
+            if parking and info.start > state[0][src][0] + 1:
                 self._supermoves_of(frame, src, info, out)
 
     def _supermoves_of(self, frame: _Frame, src: int, info: ColumnInfo, out: list[Child]) -> None:
@@ -354,15 +387,15 @@ class Solver(Heuristic):
         new = list(columns)
         dealt_score = score + self.weights.deal  # every deal adds one to the deal count
         completed = False
-        cards = self.stock
-        column_score = self.column_score
+        cards = self.dealing
         for index in range(dealt):
-            column = columns[index] + bytes((cards[dealt_before + index],))
+            place = dealt_before + index
+            column = columns[index] + cards[place : place + 1]
             if column[-1] & 15 == 1:  # only an ace can complete a run
                 column, removed = settle_column(column)
                 completed = completed or removed
             new[index] = column
-            dealt_score += column_score(column) - scores[index]
+            dealt_score += self.column_score(column) - scores[index]
         child: State = (tuple(new), stock - dealt)
         out.append((self.score(child) if completed else dealt_score, DEAL_CODE, child))
 
@@ -382,8 +415,8 @@ class Solver(Heuristic):
         all but the lowest group in empty columns (a macro of primitive moves)."""
         column = state[0][src]
         first_up = column[0] + 1
-        position = info[3]
-        segments = [info[4]]
+        position = info.start
+        segments = [info.length]
         while (
             position > first_up
             and (column[position - 1] & 15) == (column[position] & 15) + 1
@@ -416,7 +449,7 @@ class Solver(Heuristic):
 def _wanted_cards(infos: list[ColumnInfo]) -> set[int]:
     """The bottom cards of the suited segments of every movable group (cards that a group of
     their suit is waiting for)."""
-    return {card for info in infos for card in info[2]}
+    return {card for info in infos for card in info.wanted}
 
 
 def _supermove_codes(
@@ -426,8 +459,10 @@ def _supermove_codes(
     parked groups back on top of it."""
     parked = len(segments) - 1
     temps = [index for index in empty_all if index != dst][:parked]
-    pairs = list(zip(temps, segments[:-1], strict=True))
-    codes = [src << 8 | temp << 4 | count for temp, count in pairs]
+    # Index loops, no zip or generator: the compiled build runs these in place (and an empty
+    # column missing for a parked group fails at temps[index]).
+    codes = [src << 8 | temps[index] << 4 | segments[index] for index in range(parked)]
     codes.append(src << 8 | dst << 4 | segments[-1])
-    codes.extend(temp << 8 | dst << 4 | count for temp, count in reversed(pairs))
+    for index in range(parked - 1, -1, -1):
+        codes.append(temps[index] << 8 | dst << 4 | segments[index])
     return tuple(codes)

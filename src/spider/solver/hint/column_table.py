@@ -26,7 +26,7 @@ from spider.solver.hint.evaluation import ColumnScores
 from spider.solver.hint.pruned_moves import Info, column_info, useful_packed_moves
 from spider.solver.view import apply_visible
 
-__all__ = ["EMPTY_ID", "UNKNOWN_ID", "ColumnTable", "column_table"]
+__all__ = ["EMPTY_ID", "UNKNOWN_ID", "ColumnTable", "column_table", "move_key"]
 
 EMPTY_ID: Final = 0
 """The id of the empty column in every table."""
@@ -48,6 +48,13 @@ _ONTO_SECOND: Final = [Move(0, 1, count) for count in range(RUN_LENGTH + 1)]
 """The move of ``count`` cards from the first of two columns onto the second, by ``count``."""
 
 
+def move_key(src: int, dst: int, count: int) -> int:
+    """The key of :attr:`ColumnTable.moves` for ``count`` cards from column id ``src`` onto
+    column id ``dst``: one int (ids stay far below 2**28, counts below 16), which hashes and
+    compares at once where a tuple of three is built, hashed and compared item by item."""
+    return src << 32 | dst << 4 | count
+
+
 class ColumnTable:
     """Every face-up column a search met, by id, with what the search asks of it.
 
@@ -62,7 +69,7 @@ class ColumnTable:
         self.ids: dict[tuple[int, ...], int] = {}
         self.cards: list[tuple[int, ...]] = []
         self.infos: list[Info] = []
-        self.moves: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self.moves: dict[int, tuple[int, int, int]] = {}  # by move_key(src, dst, count)
         self.children: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         self._scores: dict[tuple[float, ...], _IdScores] = {}
         self._lock = threading.Lock()
@@ -100,7 +107,7 @@ class ColumnTable:
         id ``src`` go onto column id ``dst``: the ids of the two columns the move leaves (before
         any card is turned) and the suit index of the run it completes, or -1.  A completed run
         leaves the table at once, as :func:`~spider.solver.view.apply_visible` plays it (cached)."""
-        key = (src, dst, count)
+        key = move_key(src, dst, count)
         known = self.moves.get(key)
         if known is not None:
             return known

@@ -80,7 +80,7 @@ class Lookahead:
         self.scores = evaluation.column_scores
         self.reveal = Reveal(view, params) if four_suit_classic(view) else None
         self.step = params.step
-        turn = 0 if self.reveal is not None else evaluation.turn
+        turn = 0.0 if self.reveal is not None else evaluation.turn
         self.weights = (evaluation.empty, turn, evaluation.run)
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
@@ -159,7 +159,7 @@ class Lookahead:
         if not self.deals_to_come:
             return False
         infos = self.table.infos
-        table_after = sum(infos[column_id][3] for column_id in ids) + sum(down) - RUN_LENGTH
+        table_after = sum(infos[column_id].size for column_id in ids) + sum(down) - RUN_LENGTH
         return deal_blocked_forever(self.stock_cards, table_after, len(ids))
 
     def _expand(self, node: _Node) -> None:
@@ -196,7 +196,7 @@ class Lookahead:
             dst = packed >> 4 & 15
             count = packed >> 8
             old_src, old_dst = ids[src], ids[dst]
-            moved = table_moves.get((old_src, old_dst, count))
+            moved = table_moves.get(old_src << 32 | old_dst << 4 | count)  # move_key
             if moved is None:
                 moved = table.move(old_src, old_dst, count)
             new_src, new_dst, run_suit = moved

@@ -25,7 +25,7 @@ from typing import Literal
 
 from spider.game import Game
 from spider.moves import Move
-from spider.solver.view import VisibleView, apply_visible, visible_moves
+from spider.solver.view import Columns, VisibleView, apply_visible, visible_moves
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -59,8 +59,24 @@ class NoMovesReport:
         return self.status == "no-moves"
 
 
-def _key(columns: tuple[tuple[int, ...], ...], down: tuple[int, ...]) -> tuple[object, ...]:
-    return tuple(sorted(zip(down, columns, strict=True)))
+_Key = tuple[int, ...]
+"""A position of the search, up to the order of its columns: its columns as ``id << 8 | down``
+(``id`` numbers the distinct face-up columns met, ``down`` counts the cards under them), sorted."""
+
+
+def _column_id(ids: dict[tuple[int, ...], int], column: tuple[int, ...]) -> int:
+    """The number of ``column`` in ``ids``, given it now if it has none."""
+    known = ids.get(column)
+    if known is None:
+        known = ids[column] = len(ids)
+    return known
+
+
+def _key(column_ids: list[int], down: tuple[int, ...]) -> _Key:
+    """The canonical key: two positions have the same key exactly when they hold the same
+    (face-down count, face-up cards) pairs, in any order (fewer than 256 cards lie face down
+    under a column)."""
+    return tuple(sorted([column_ids[index] << 8 | under for index, under in enumerate(down)]))
 
 
 def check_no_moves(
@@ -93,34 +109,36 @@ def find_useful_line(
     down = view.down
     start = view.columns
     # No card turns on these paths, so ``down`` never changes.  ``parents`` is the
-    # transposition set and remembers how each position was reached, to rebuild the line.
-    start_key = _key(start, down)
-    parents: dict[tuple[object, ...], tuple[tuple[object, ...], Move] | None] = {start_key: None}
-    frontier: deque[tuple[tuple[tuple[int, ...], ...], tuple[object, ...]]] = deque(
-        [(start, start_key)]
-    )
+    # transposition set and remembers how each position was reached, to rebuild the line.  A
+    # column is known by its number in ``ids``: a move changes two, whose numbers are looked up.
+    ids: dict[tuple[int, ...], int] = {}
+    start_ids = [_column_id(ids, column) for column in start]
+    start_key = _key(start_ids, down)
+    parents: dict[_Key, tuple[_Key, Move] | None] = {start_key: None}
+    frontier: deque[tuple[Columns, list[int], _Key]] = deque([(start, start_ids, start_key)])
     take = frontier.popleft if order == "breadth" else frontier.pop
     while frontier:
-        columns, here = take()
+        columns, column_ids, here = take()
         for move in visible_moves(columns, flexible):
             applied = apply_visible(columns, down, move)
             if applied.flipped or applied.run_suit >= 0:
                 return NoMovesReport("useful", len(parents), _line(parents, here, move))
-            key = _key(applied.columns, down)
+            moved = applied.columns
+            src, dst = move.src, move.dst
+            child_ids = list(column_ids)
+            child_ids[src] = _column_id(ids, moved[src])
+            child_ids[dst] = _column_id(ids, moved[dst])
+            key = _key(child_ids, down)
             if key in parents:
                 continue
             if len(parents) >= node_limit:
                 return NoMovesReport("unknown", len(parents))
             parents[key] = (here, move)
-            frontier.append((applied.columns, key))
+            frontier.append((moved, child_ids, key))
     return NoMovesReport("no-moves", len(parents))
 
 
-def _line(
-    parents: dict[tuple[object, ...], tuple[tuple[object, ...], Move] | None],
-    key: tuple[object, ...],
-    last: Move,
-) -> tuple[Move, ...]:
+def _line(parents: dict[_Key, tuple[_Key, Move] | None], key: _Key, last: Move) -> tuple[Move, ...]:
     moves = [last]
     step = parents[key]
     while step is not None:

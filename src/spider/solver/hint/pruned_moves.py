@@ -8,6 +8,8 @@ column, and gives each move as one small number (:func:`pack`), which the lookah
 
 from __future__ import annotations
 
+from typing import final
+
 from spider.moves import Move
 from spider.rules import EMPTY, UNKNOWN, destination_index
 from spider.solver.hint.evaluation import is_loose
@@ -25,10 +27,31 @@ __all__ = [
 Piece = tuple[int, int, int, int]
 """A group a column can move: ``(count, moved card, parent, leave)``, see :func:`column_info`."""
 
-Info = tuple[list[Piece], set[int], int, int, int, int]
-"""What move generation asks of a column: its pieces, the cards it wants, the length of its top
-one-suit group, its length, its top card (:data:`~spider.rules.EMPTY` when empty) and the
-ranks of its pieces' lowest cards, as bits (``1 << rank``)."""
+
+@final
+class Info:
+    """What move generation asks of a column (see :func:`column_info`).
+
+    ``pieces``: the groups it can move, smallest first; ``wanted``: the cards its one-suit
+    segments want; ``top_run``: the length of its top one-suit group; ``size``: its length;
+    ``top``: its top card (:data:`~spider.rules.EMPTY` when empty); ``ranks``: the ranks of its
+    pieces' lowest cards, as bits (``1 << rank``).
+
+    A class rather than a tuple: the compiled build reads its fields in place, where it would
+    convert a tuple field by field each time one moved between lists.
+    """
+
+    __slots__ = ("pieces", "ranks", "size", "top", "top_run", "wanted")
+
+    def __init__(
+        self, pieces: list[Piece], wanted: set[int], top_run: int, size: int, top: int, ranks: int
+    ) -> None:
+        self.pieces = pieces
+        self.wanted = wanted
+        self.top_run = top_run
+        self.size = size
+        self.top = top
+        self.ranks = ranks
 
 
 def pack(src: int, dst: int, count: int) -> int:
@@ -44,7 +67,7 @@ def unpack(packed: int) -> Move:
 def column_info(column: tuple[int, ...], flexible: bool) -> Info:
     """The groups a column can move, the cards its one-suit segments want, the length of its
     top one-suit group, its length, its top card and the ranks its groups' lowest cards have
-    (:data:`Info`).
+    (:class:`Info`).
 
     A piece is ``(count, moved card, parent, leave)``: ``parent`` is the card under the group
     when it is one rank higher and moving off it is sideways (else 0) and ``leave`` the length
@@ -72,7 +95,7 @@ def column_info(column: tuple[int, ...], flexible: bool) -> Info:
     ranks = 0
     for _, moved, _, _ in pieces:
         ranks |= 1 << (moved & 15)
-    return (pieces, wanted, top_run, size, column[-1] if column else EMPTY, ranks)
+    return Info(pieces, wanted, top_run, size, column[-1] if column else EMPTY, ranks)
 
 
 def _frees_loose_group(rest: tuple[int, ...]) -> bool:
@@ -94,7 +117,7 @@ def useful_packed_moves(infos: list[Info], down: tuple[int, ...]) -> list[int]:
     some column wants the card it frees; only the first empty column is a destination, and
     never for a whole column without face-down cards.
     """
-    targets, empties = destination_index([info[4] for info in infos])
+    targets, empties = destination_index([info.top for info in infos])
     first_empty = empties[0] if empties else -1
     reachable = 0  # the ranks that have a destination, as bits
     for rank, columns in enumerate(targets):
@@ -102,23 +125,26 @@ def useful_packed_moves(infos: list[Info], down: tuple[int, ...]) -> list[int]:
             reachable |= 1 << rank
     wanted: set[int] | None = None  # the cards the columns want, found when first needed
     moves: list[int] = []
-    append = moves.append
-    for src, (pieces, _, _, whole, _, ranks) in enumerate(infos):
-        if first_empty < 0 and not ranks & reachable:
+    for src, info in enumerate(infos):
+        if first_empty < 0 and not info.ranks & reachable:
             continue  # no group of this column has anywhere to go
-        for count, moved, below, leave in pieces:
+        whole = info.size
+        for count, moved, below, leave in info.pieces:
             onto = targets[moved & 15]
             if below:
                 if wanted is None:
                     # An empty or unknown-topped column wants nothing (it has no pieces).
-                    wanted = set().union(*[info[1] for info in infos])
+                    wanted = set()
+                    for other in infos:
+                        wanted |= other.wanted
                 if below not in wanted:
                     for dst in onto:
-                        if infos[dst][4] == moved + 1 and infos[dst][2] > leave:
-                            append(src | dst << 4 | count << 8)
+                        target = infos[dst]
+                        if target.top == moved + 1 and target.top_run > leave:
+                            moves.append(src | dst << 4 | count << 8)
                     continue
             for dst in onto:
-                append(src | dst << 4 | count << 8)
+                moves.append(src | dst << 4 | count << 8)
             if first_empty >= 0 and (count < whole or down[src]):
-                append(src | first_empty << 4 | count << 8)
+                moves.append(src | first_empty << 4 | count << 8)
     return moves
