@@ -188,12 +188,19 @@ class Reveal:
                     loose_ranks.add(base & 15)
         if not unknown:
             return 0.0
-        # Sums start from 0.0, so that they are floats even when empty (the compiled build holds
-        # a float variable to it).
-        moves = sum((rank[top - 1] for top in sorted(top_ranks)), 0.0)
-        suited = sum((card[top - 1] for top in sorted(top_cards)), 0.0)
-        suited += sum((card[base + 1] for base in sorted(bases)), 0.0)
-        loose = sum((rank[base + 1] for base in sorted(loose_ranks)), 0.0)
+        # Sums in sorted order, from 0.0 (floats even when empty), in plain loops (compiled, a
+        # loop adds floats in place where sum() drives a generator object).
+        moves = suited = loose = 0.0
+        for top in sorted(top_ranks):
+            moves += rank[top - 1]
+        for top in sorted(top_cards):
+            suited += card[top - 1]
+        also = 0.0
+        for base in sorted(bases):
+            also += card[base + 1]
+        suited += also
+        for base in sorted(loose_ranks):
+            loose += rank[base + 1]
         common = self.suited * suited + self.loose * loose
         total = 0.0
         for index in unknown:
