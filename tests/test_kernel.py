@@ -9,12 +9,15 @@ would make the hint blind to it or the solver answer "unwinnable" falsely.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spider import DEAL, Game, Move, best_destination
+from spider import DEAL, Game, Move, best_destination, rules
 from spider.solver.full.encoding import action_of, canonical_key, start_state
 from spider.solver.full.generate import LOOSE, SOUND, STRICT, Solver
 from spider.solver.hint.lookahead import useful_moves
@@ -117,3 +120,24 @@ def test_hint_and_autoplace_choose_among_legal_moves(game: Game) -> None:
         for count in range(1, game.movable_count(src) + 1):
             chosen = best_destination(game, src, count)
             assert chosen is None or chosen in legal
+
+
+@settings(max_examples=30, deadline=None)
+@given(positions)
+def test_a_view_pickles_and_copies_as_itself(game: Game) -> None:
+    # Think harder's worker processes receive the player's view pickled.
+    view = VisibleView.from_game(game)
+    assert pickle.loads(pickle.dumps(view)) == view
+    assert copy.copy(view) == view and copy.deepcopy(view) == view
+    assert visible_moves(pickle.loads(pickle.dumps(view)).columns, view.flexible) == visible_moves(
+        view.columns, view.flexible
+    )
+
+
+def test_the_rules_list_moves_of_at_most_ten_columns() -> None:
+    game = Game.new("spider", suits=1, number=4)
+    columns = [list(cards) for cards in game.position().columns]
+    lengths = [game.movable_count(index) for index in range(len(columns))]
+    assert rules.legal_moves(columns, lengths) == game.legal_moves()
+    with pytest.raises(ValueError, match="at most 10 columns, not 11"):
+        rules.legal_moves([*columns, [1]], [*lengths, 1])

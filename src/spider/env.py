@@ -40,7 +40,7 @@ from spider.cards import card_text
 from spider.game import Game
 from spider.limits import excerpt
 from spider.moves import DEAL, Action, Move, action_from_text, action_text
-from spider.rules import RUN_LENGTH
+from spider.rules import CARD_MOVES, MOST_COLUMNS, MOVE_STRIDE, RUN_LENGTH
 from spider.shuffle import MAX_NUMBER
 from spider.solver.hint.quick import hint_action
 from spider.solver.think.harder import think
@@ -200,7 +200,10 @@ def decode_action(action: int, columns: int) -> Action:
         return DEAL
     pair, count_less_one = divmod(action - 1, RUN_LENGTH)
     src, dst = divmod(pair, columns)
-    return Move(src, dst, count_less_one + 1)
+    count = count_less_one + 1
+    if columns <= MOST_COLUMNS:  # every game: the move made once, not a new one per step
+        return CARD_MOVES[(src * MOST_COLUMNS + dst) * MOVE_STRIDE + count]
+    return Move(src, dst, count)
 
 
 def encode_action(action: Action, columns: int) -> int:

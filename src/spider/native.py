@@ -41,11 +41,14 @@ COMPILED_MODULES: Final = (
     "spider.solver.full.heuristic",
     "spider.solver.hint.chance",
     "spider.solver.hint.column_table",
+    "spider.solver.hint.endgame",
     "spider.solver.hint.evaluation",
     "spider.solver.hint.lookahead",
     "spider.solver.hint.nomoves",
     "spider.solver.hint.pruned_moves",
+    "spider.solver.hint.quick",
     "spider.solver.view",
+    "spider.solver.worlds",
 )
 """The modules the compiled build compiles: the rules kernel, ``Game`` and what they import on
 every action; the full solver's position encoding, move generator and heuristic; the quick

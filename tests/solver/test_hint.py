@@ -108,7 +108,7 @@ def test_hint_action_deals_once_the_empty_column_is_filled() -> None:
 def test_hint_action_needs_a_game() -> None:
     view = VisibleView.from_game(_spider(2, _FILL_COLUMNS))
     with pytest.raises(TypeError, match="needs a Game"):
-        hint_action(view)  # type: ignore[arg-type]
+        hint_action(view)
 
 
 def test_hint_action_is_none_once_the_game_is_won() -> None:

@@ -73,7 +73,8 @@ class ColumnInfo:
     """What move generation needs to know about one column (it depends only on the column).
 
     - ``score``: the column's heuristic score; ``tail``: the length of its suited tail;
-    - ``wanted``: the bottom cards of the suited segments of its movable group;
+    - ``wanted``: the bottom cards of the suited segments of its movable group, as bits (card
+      ``c`` is ``1 << (c - 1)``);
     - ``start``, ``length``: where the movable group starts, and how long it is;
     - ``pieces``: the :data:`Piece` of each group of it, smallest first;
     - ``ranks``: bit ``r`` set when a piece's lowest card has rank ``r`` (a quick "can move?").
@@ -89,7 +90,7 @@ class ColumnInfo:
         self,
         score: int,
         tail: int,
-        wanted: tuple[int, ...],
+        wanted: int,
         start: int,
         length: int,
         pieces: tuple[Piece, ...],
@@ -147,7 +148,7 @@ class Solver(Heuristic):
         size = len(column)
         first_up = column[0] + 1
         if size <= first_up:
-            info = ColumnInfo(score, 0, (), size, 0, (), 0)
+            info = ColumnInfo(score, 0, 0, size, 0, (), 0)
         else:
             length = group_length(column, first_up, self.flexible)
             tail, wanted = self._segments(column, first_up)
@@ -158,14 +159,14 @@ class Solver(Heuristic):
         infos[column] = info
         return info
 
-    def _segments(self, column: bytes, first_up: int) -> tuple[int, tuple[int, ...]]:
+    def _segments(self, column: bytes, first_up: int) -> tuple[int, int]:
         """The suited tail's length, and the bottom card of each suited segment of the movable
-        group (cards that would gladly move onto their suit)."""
+        group (cards that would gladly move onto their suit), as bits (see :class:`ColumnInfo`)."""
         position = len(column) - 1
         while position > first_up and column[position - 1] == column[position] + 1:
             position -= 1
         tail = len(column) - position
-        wanted = [column[position]]
+        wanted = 1 << (column[position] - 1)
         if self.flexible:
             while (
                 position > first_up and (column[position - 1] & 15) == (column[position] & 15) + 1
@@ -173,8 +174,8 @@ class Solver(Heuristic):
                 position -= 1
                 while position > first_up and column[position - 1] == column[position] + 1:
                     position -= 1
-                wanted.append(column[position])
-        return tail, tuple(wanted)
+                wanted |= 1 << (column[position] - 1)
+        return tail, wanted
 
     def _pieces(self, column: bytes, first_up: int, length: int) -> tuple[tuple[Piece, ...], int]:
         """The :data:`Piece` of each group of the top ``length`` cards, smallest first, and
@@ -340,7 +341,7 @@ class Solver(Heuristic):
         state, score, infos, scores, by_rank, by_card, empty_all, open_ranks = frame
         empties = empty_all[:1]
         parking = not self.flexible and bool(empty_all)  # supermoves park groups in empties
-        wanted: set[int] | None = None  # built when a sideways move first needs it
+        wanted = -1  # the wanted cards as bits, built when a sideways move first needs them
         for src, info in enumerate(infos):
             if not empties and not info.ranks & open_ranks:
                 continue  # nowhere to go (the common case)
@@ -358,8 +359,9 @@ class Solver(Heuristic):
                 elif (
                     under
                     and (under & 15) == (card & 15) + 1
-                    and under - 1
-                    not in (wanted if wanted is not None else (wanted := _wanted_cards(infos)))
+                    and not (wanted if wanted >= 0 else (wanted := _wanted_cards(infos)))
+                    >> (under - 2)  # the bit of the card it frees, under - 1
+                    & 1
                 ):
                     # A sideways move from one link to another helps only when it frees a card
                     # that a group of its suit is waiting for.
@@ -446,10 +448,13 @@ class Solver(Heuristic):
                 )
 
 
-def _wanted_cards(infos: list[ColumnInfo]) -> set[int]:
+def _wanted_cards(infos: list[ColumnInfo]) -> int:
     """The bottom cards of the suited segments of every movable group (cards that a group of
-    their suit is waiting for)."""
-    return {card for info in infos for card in info.wanted}
+    their suit is waiting for), as bits (see :class:`ColumnInfo`)."""
+    wanted = 0
+    for info in infos:
+        wanted |= info.wanted
+    return wanted
 
 
 def _supermove_codes(

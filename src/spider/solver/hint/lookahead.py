@@ -229,7 +229,7 @@ class Lookahead:
                 - scores[2 * old_src + (down[src] > 0)]
                 - scores[2 * old_dst + (down[dst] > 0)]
                 + turn * flipped
-                + (run if run_suit >= 0 else 0)
+                + (run if run_suit >= 0 else 0.0)
             )
             child_id = len(parents)
             parents.append((node_id, packed))

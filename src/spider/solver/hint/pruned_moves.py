@@ -33,9 +33,9 @@ class Info:
     """What move generation asks of a column (see :func:`column_info`).
 
     ``pieces``: the groups it can move, smallest first; ``wanted``: the cards its one-suit
-    segments want; ``top_run``: the length of its top one-suit group; ``size``: its length;
-    ``top``: its top card (:data:`~spider.rules.EMPTY` when empty); ``ranks``: the ranks of its
-    pieces' lowest cards, as bits (``1 << rank``).
+    segments want, as bits (card ``c`` is ``1 << (c - 1)``); ``top_run``: the length of its top
+    one-suit group; ``size``: its length; ``top``: its top card (:data:`~spider.rules.EMPTY` when
+    empty); ``ranks``: the ranks of its pieces' lowest cards, as bits (``1 << rank``).
 
     A class rather than a tuple: the compiled build reads its fields in place, where it would
     convert a tuple field by field each time one moved between lists.
@@ -44,7 +44,7 @@ class Info:
     __slots__ = ("pieces", "ranks", "size", "top", "top_run", "wanted")
 
     def __init__(
-        self, pieces: list[Piece], wanted: set[int], top_run: int, size: int, top: int, ranks: int
+        self, pieces: list[Piece], wanted: int, top_run: int, size: int, top: int, ranks: int
     ) -> None:
         self.pieces = pieces
         self.wanted = wanted
@@ -76,7 +76,7 @@ def column_info(column: tuple[int, ...], flexible: bool) -> Info:
     length = group_length(column, flexible)
     size = len(column)
     pieces = []
-    wanted = set()
+    wanted = 0
     for count in range(1, length + 1):
         moved = column[-count]
         below = column[-count - 1] if count < size else UNKNOWN
@@ -90,7 +90,7 @@ def column_info(column: tuple[int, ...], flexible: bool) -> Info:
         else:
             pieces.append((count, moved, 0, 0))
         if below != moved + 1:
-            wanted.add(moved + 1)
+            wanted |= 1 << moved  # the card moved + 1
     top_run = length if not flexible else group_length(column, False)
     ranks = 0
     for _, moved, _, _ in pieces:
@@ -123,7 +123,7 @@ def useful_packed_moves(infos: list[Info], down: tuple[int, ...]) -> list[int]:
     for rank, columns in enumerate(targets):
         if columns:
             reachable |= 1 << rank
-    wanted: set[int] | None = None  # the cards the columns want, found when first needed
+    wanted = -1  # the cards the columns want, as bits, found when first needed
     moves: list[int] = []
     for src, info in enumerate(infos):
         if first_empty < 0 and not info.ranks & reachable:
@@ -132,12 +132,12 @@ def useful_packed_moves(infos: list[Info], down: tuple[int, ...]) -> list[int]:
         for count, moved, below, leave in info.pieces:
             onto = targets[moved & 15]
             if below:
-                if wanted is None:
+                if wanted < 0:
                     # An empty or unknown-topped column wants nothing (it has no pieces).
-                    wanted = set()
+                    wanted = 0
                     for other in infos:
                         wanted |= other.wanted
-                if below not in wanted:
+                if not wanted >> (below - 1) & 1:  # nobody wants the card it frees
                     for dst in onto:
                         target = infos[dst]
                         if target.top == moved + 1 and target.top_run > leave:

@@ -520,14 +520,15 @@ def hint(
 
 
 def hint_action(
-    game: Game, report: HintReport | None = None, *, params: HintParams | None = None
+    game: object, report: HintReport | None = None, *, params: HintParams | None = None
 ) -> Action | None:
     """What a player who does as the hint says plays next: its best move (a fill when the deal
     needs one), else the deal when the rules allow one now, else None (the game is won, or
     nothing is left to suggest).  ``report`` is the game's :func:`hint_report` (with
-    ``params``, by default the variant's), asked here when not given.
-    :meth:`spider.env.SpiderEnv.hint_action` plays this; a player who follows the hint to the end
-    plays (with a bound on the actions)::
+    ``params``, by default the variant's), asked here when not given.  ``game`` is a
+    :class:`~spider.game.Game` (``TypeError`` otherwise: a view cannot say whether a deal is
+    allowed).  :meth:`spider.env.SpiderEnv.hint_action` plays this; a player who follows the
+    hint to the end plays (with a bound on the actions)::
 
         for _ in range(1500):
             action = hint_action(game)
