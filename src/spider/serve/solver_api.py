@@ -32,7 +32,7 @@ game), ``method-not-allowed`` (405), ``too-large`` (413), ``unsupported-media-ty
 body must be ``application/json``, which a page of another site cannot send without asking),
 ``too-many`` (429: this client address already has :attr:`SolverLimits.per_client` searches
 running) and ``busy`` (503: the server already runs :attr:`SolverLimits.total`), both with
-``Retry-After``.
+``Retry-After``; ``failed`` (500) when the search's process could not begin.
 
 The bounds hold in each worker process of ``spider serve --workers N`` (N times as many in
 all).
