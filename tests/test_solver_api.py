@@ -90,6 +90,9 @@ def test_engine_json_names_the_api_only_when_it_is_offered(client: TestClient) -
     without = TestClient(create_app())
     assert without.get("/engine.json").json()["api"] is None
     assert without.post("/api/think", json={}).status_code == 405
+    # A static site has no server code: its /engine.json offers no API, whatever the app does.
+    site = {file.url: file for file in client.app.state.site_files()}  # type: ignore[attr-defined]
+    assert json.loads(site["/engine.json"].read())["api"] is None
 
 
 def test_think_answers_as_the_engine_from_the_visible_cards_alone(client: TestClient) -> None:
