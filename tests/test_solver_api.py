@@ -252,7 +252,7 @@ def test_review_refuses_what_is_not_a_saved_game(
         ("POST", b"[1, 2]", JSON, 400, "bad-request"),
         ("POST", b'{"visible": NaN}', JSON, 400, "bad-request"),
         ("POST", b"[" * 100 + b"]" * 100, JSON, 400, "bad-request"),
-        ("POST", b" " * (300 * 1024), JSON, 413, "too-large"),
+        ("POST", b" " * (1100 * 1024), JSON, 413, "too-large"),
     ],
 )
 def test_requests_are_checked_at_the_door(

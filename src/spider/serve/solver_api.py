@@ -79,8 +79,9 @@ API_INFO: Final = {"think": THINK_PATH, "review": REVIEW_PATH}
 GRACE_SECONDS: Final = 5.0
 #: Seconds to wait for a search's process to read its input and begin.
 START_SECONDS: Final = 30.0
-#: The largest body of ``/api/think``: a visible position is a few kilobytes.
-MAX_THINK_BODY: Final = 256 * 1024
+#: The largest body of ``/api/think``: a visible position is a few kilobytes, and each earlier
+#: position since the last card turned a few hundred bytes more.
+MAX_THINK_BODY: Final = 1024 * 1024
 #: The largest body of ``/api/review``: a saved game and the fields around it.
 MAX_REVIEW_BODY: Final = MAX_SAVED_CHARS + 4096
 #: Seconds a refused client is told to wait (``Retry-After``): about a search's length.
