@@ -19,8 +19,9 @@ player: its move, else the deal):
 And how many play-outs "Think harder" makes in the page's own budget (``--seconds``, 5 s by
 default, a time limit rather than a count) on the 4-suit position, both ways.
 
-Each figure is the median of ``R`` repeats (the first server request of each kind also starts
-the server's fork server: it is left out, and printed apart). The work is the same both ways (a
+Each figure is the median of ``R`` rounds, which take turns (the worker's, then the server's) so
+that the machine's drift falls on both; the server's first search also starts its fork server:
+it is left out, and printed apart. The work is the same both ways (a
 fixed budget of play-outs and positions, the same seed): the answers are checked equal.
 """
 
@@ -205,25 +206,30 @@ def main() -> None:
     }
     timed = {"visible": visible_form(games[4]), "time_limit": args.seconds, "seed": 0}
     cases["4-timed"] = worker_requests(games[4], "think", timed)
-    worker = run_worker(cases, args.repeats)
-    worker_playouts = worker["replies"]["4-timed"]["think"]["iterations"]
 
-    server_times: dict[str, list[float]] = {}
-    first: dict[str, float] = {}
+    # Rounds take turns, the worker's then the server's, so that the machine's drift falls on both.
+    worker_times: dict[str, list[float]] = {name: [] for name in cases}
+    server_times: dict[str, list[float]] = {name: [] for name in cases}
+    playouts: dict[str, list[int]] = {"worker": [], "server": []}
+    starts: list[float] = []
+    replies: dict[str, Any] = {}
     with server() as base:
-        for (suits, kind), body in bodies.items():
-            name = f"{suits}-{kind}"
-            took, answer = ask_server(base, kind, body)  # starts the fork server: apart
-            first.setdefault(kind, took)
-            server_times[name] = [ask_server(base, kind, body)[0] for _ in range(args.repeats)]
-            expected = worker["replies"][name][kind]
-            same = _without_elapsed(answer) == _without_elapsed(expected)
-            if not same:
-                print(f"warning: {name}: the server's answer differs from the worker's")
-        server_playouts = [ask_server(base, "think", timed)[1]["iterations"]]
-        server_playouts += [
-            ask_server(base, "think", timed)[1]["iterations"] for _ in range(args.repeats - 1)
-        ]
+        # The first search starts the server's fork server (it imports the engine): apart.
+        first_search = ask_server(base, "think", bodies[(1, "think")])[0]
+        for _ in range(args.repeats):
+            worker = run_worker(cases, 1)
+            starts.append(worker["start"])
+            replies = worker["replies"]
+            for name, times in worker["cases"].items():
+                worker_times[name] += times
+            playouts["worker"].append(replies["4-timed"]["think"]["iterations"])
+            for (suits, kind), body in bodies.items():
+                name = f"{suits}-{kind}"
+                took, answer = ask_server(base, kind, body)
+                server_times[name].append(took)
+                if _without_elapsed(answer) != _without_elapsed(replies[name][kind]):
+                    print(f"warning: {name}: the server's answer differs from the worker's")
+            playouts["server"].append(ask_server(base, "think", timed)[1]["iterations"])
 
     load = os.getloadavg()
     build = "compiled" if compiled() else "pure Python"
@@ -238,9 +244,9 @@ def main() -> None:
     for name in bodies_names(bodies):
         suits, kind = name.split("-")
         on_server = statistics.median(server_times[name])
-        in_worker = statistics.median(worker["cases"][name])
+        in_worker = statistics.median(worker_times[name])
         label = f"{suits}-suit {'Think harder' if kind == 'think' else 'review'}"
-        reply = worker["replies"][name][kind]
+        reply = replies[name][kind]
         said = (
             f"{reply['iterations']} play-outs, {reply['reason']}"
             if kind == "think"
@@ -252,13 +258,13 @@ def main() -> None:
         )
     print()
     print(
-        f"4-suit Think harder in {args.seconds:g} s: {statistics.median(server_playouts):,.0f} "
-        f"play-outs on the server, {worker_playouts:,} in the worker (its last run)"
+        f"4-suit Think harder in {args.seconds:g} s: {statistics.median(playouts['server']):,.0f} "
+        f"play-outs on the server, {statistics.median(playouts['worker']):,.0f} in the worker"
     )
     print(
         f"worker start (Pyodide and the engine, paid at the page's first search): "
-        f"{worker['start']:.2f} s; the server's first request of a kind (its fork server "
-        f"starting): think {first['think']:.2f} s, review {first['review']:.2f} s"
+        f"{statistics.median(starts):.2f} s; the server's first search (1-suit Think harder, its "
+        f"fork server starting): {first_search:.2f} s"
     )
 
 

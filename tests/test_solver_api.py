@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
 
@@ -23,6 +26,8 @@ from spider.serve.solver_api import SOLVER_ENV, SolverApi, SolverLimits
 from spider.serve.sync import SYNC_ENV
 from spider.solver.visible_form import FIELDS, read_visible_form
 from tests.serve_thread import uvicorn_in_thread
+from tests.static_host import free_port
+from tests.sync_serve import start_serve, stop
 
 JSON = {"Content-Type": "application/json"}
 #: A budget no search ends before its time limit.
@@ -85,6 +90,9 @@ def test_engine_json_names_the_api_only_when_it_is_offered(client: TestClient) -
     without = TestClient(create_app())
     assert without.get("/engine.json").json()["api"] is None
     assert without.post("/api/think", json={}).status_code == 405
+    # A static site has no server code: its /engine.json offers no API, whatever the app does.
+    site = {file.url: file for file in client.app.state.site_files()}  # type: ignore[attr-defined]
+    assert json.loads(site["/engine.json"].read())["api"] is None
 
 
 def test_think_answers_as_the_engine_from_the_visible_cards_alone(client: TestClient) -> None:
@@ -244,7 +252,7 @@ def test_review_refuses_what_is_not_a_saved_game(
         ("POST", b"[1, 2]", JSON, 400, "bad-request"),
         ("POST", b'{"visible": NaN}', JSON, 400, "bad-request"),
         ("POST", b"[" * 100 + b"]" * 100, JSON, 400, "bad-request"),
-        ("POST", b" " * (300 * 1024), JSON, 413, "too-large"),
+        ("POST", b" " * (1100 * 1024), JSON, 413, "too-large"),
     ],
 )
 def test_requests_are_checked_at_the_door(
@@ -367,3 +375,37 @@ def test_every_worker_process_serves_the_api_with_its_limits(
     assert worker_app().state.solver_api.limits == limits
     monkeypatch.delenv(SOLVER_ENV)
     assert worker_app().state.solver_api is None
+
+
+def test_spider_serve_with_worker_processes_answers_and_stops_its_searches(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    log = tmp_path / "serve.log"
+    process = start_serve(port, ["--data-dir", str(tmp_path), "--workers", "2"], log)
+    url = f"http://127.0.0.1:{port}/api/think"
+    endless: list[str] = []
+
+    def search_until_stopped() -> None:
+        try:
+            httpx.post(url, json={"visible": _visible(), "iterations": ENDLESS}, timeout=60)
+        except httpx.HTTPError as error:
+            endless.append(type(error).__name__)
+
+    try:
+        visible = _visible()
+        answers = [httpx.post(url, json={"visible": visible, "iterations": 5}, timeout=60)]
+        answers += [httpx.post(url, json={"visible": visible, "iterations": 5}, timeout=60)]
+        searching = threading.Thread(target=search_until_stopped)
+        searching.start()
+        # Its answer has begun (the access log's third line for /api/think) before the stop.
+        assert wait_for(lambda: log.read_text().count('POST /api/think HTTP/1.1" 200') == 3)
+    finally:
+        stop(process)
+    assert [lines(answer.text)[-1]["think"]["iterations"] for answer in answers] == [5, 5]
+    text = log.read_text()
+    assert "think and review at /api/think and /api/review" in text and "in each worker" in text
+    # Stopped mid-search: the search is cancelled within the shutdown's grace, not run out.
+    searching.join(timeout=30)
+    assert endless == ["RemoteProtocolError"]
+    assert "timeout graceful shutdown exceeded" in text

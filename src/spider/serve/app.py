@@ -139,6 +139,9 @@ WEB_DIR = PACKAGE_DIR / "web"
 ALLOWED_METHODS = ("GET", "HEAD")
 #: The page, served at ``/``.
 INDEX_FILE = "index.html"
+#: Seconds the requests still running when the server is stopped (a search streaming its answer,
+#: up to its time limit) are given to end, before they are cancelled and their searches killed.
+SHUTDOWN_SECONDS = 5
 
 #: The files of the Pyodide package that the page loads (``pyodide.asm.js``: older versions).
 PYODIDE_FILES = frozenset(
@@ -627,6 +630,7 @@ def serve(
         "http": TimedHttpToolsProtocol,
         "loop": "asyncio",
         "timeout_keep_alive": options.timeout_keep_alive,
+        "timeout_graceful_shutdown": SHUTDOWN_SECONDS,
     }
     if options.workers > 1:
         # Each worker process builds its own app (the same as above) and shares the sockets.

@@ -32,7 +32,7 @@ game), ``method-not-allowed`` (405), ``too-large`` (413), ``unsupported-media-ty
 body must be ``application/json``, which a page of another site cannot send without asking),
 ``too-many`` (429: this client address already has :attr:`SolverLimits.per_client` searches
 running) and ``busy`` (503: the server already runs :attr:`SolverLimits.total`), both with
-``Retry-After``.
+``Retry-After``; ``failed`` (500) when the search's process could not begin.
 
 The bounds hold in each worker process of ``spider serve --workers N`` (N times as many in
 all).
@@ -79,8 +79,9 @@ API_INFO: Final = {"think": THINK_PATH, "review": REVIEW_PATH}
 GRACE_SECONDS: Final = 5.0
 #: Seconds to wait for a search's process to read its input and begin.
 START_SECONDS: Final = 30.0
-#: The largest body of ``/api/think``: a visible position is a few kilobytes.
-MAX_THINK_BODY: Final = 256 * 1024
+#: The largest body of ``/api/think``: a visible position is a few kilobytes, and each earlier
+#: position since the last card turned a few hundred bytes more.
+MAX_THINK_BODY: Final = 1024 * 1024
 #: The largest body of ``/api/review``: a saved game and the fields around it.
 MAX_REVIEW_BODY: Final = MAX_SAVED_CHARS + 4096
 #: Seconds a refused client is told to wait (``Retry-After``): about a search's length.
