@@ -83,7 +83,7 @@ def _sync_config(args: argparse.Namespace) -> Any:
 
 def _solver_limits(args: argparse.Namespace) -> Any:
     """The solver API's bounds of ``spider serve`` (None with ``--no-solver-api``)."""
-    from spider.serve.solver_api import SolverLimits
+    from spider.serve.solver_limits import SolverLimits
 
     if args.no_solver_api:
         return None
@@ -243,7 +243,7 @@ def _add_sync_options(serve: argparse.ArgumentParser) -> None:
 
 def _add_solver_options(serve: argparse.ArgumentParser) -> None:
     """The solver API's options of ``spider serve``."""
-    from spider.serve.solver_api import SolverLimits
+    from spider.serve.solver_limits import SolverLimits
 
     defaults = SolverLimits()
     solver = serve.add_argument_group(

@@ -41,9 +41,7 @@ all).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import AsyncGenerator, Callable
-from dataclasses import dataclass
 from typing import Any, Final
 
 import anyio
@@ -58,6 +56,7 @@ from spider.protocol.fields import ProtocolError, number_field, ranged_int_field
 from spider.protocol.review_ops import REVIEW_MAX_THINK
 from spider.protocol.solver_ops import THINK_MAX_ITERATIONS, THINK_MAX_SEED
 from spider.serve.solver_jobs import Job, JobKind
+from spider.serve.solver_limits import SOLVER_ENV, SolverLimits
 from spider.serve.sync import ApiError, error_response, read_body
 from spider.solver.visible_form import read_visible_form
 
@@ -88,46 +87,11 @@ MAX_REVIEW_BODY: Final = MAX_SAVED_CHARS + 4096
 RETRY_SECONDS: Final = 10
 NDJSON: Final = "application/x-ndjson"
 NO_STORE: Final = {"Cache-Control": "no-store"}
-#: How ``spider serve`` passes the API's limits to its worker processes.
-SOLVER_ENV: Final = "SPIDER_SOLVER_API"
 
 THINK_FIELDS: Final = frozenset({"visible", "time_limit", "iterations", "seed"})
 REVIEW_FIELDS: Final = frozenset(
     {"saved", "time_limit", "position_time_limit", "node_limit", "think_iterations"}
 )
-
-
-@dataclass(frozen=True)
-class SolverLimits:
-    """The API's bounds: seconds a search may take at most (``think_seconds``,
-    ``review_seconds``), searches at once from one client address (``per_client``) and in all
-    (``total``, in each worker process), and the review's memory in MB."""
-
-    think_seconds: float = 30.0
-    review_seconds: float = 60.0
-    per_client: int = 2
-    total: int = max(2, os.cpu_count() or 2)
-    review_memory_mb: float = 256.0
-
-    def __post_init__(self) -> None:
-        for name in ("think_seconds", "review_seconds"):
-            value = getattr(self, name)
-            if not 0 < value <= 3600:
-                raise ValueError(f"{name} must be more than 0 and at most 3600, not {value}")
-        if self.review_memory_mb <= 0:
-            raise ValueError(f"review_memory_mb must be more than 0, not {self.review_memory_mb}")
-        if not 1 <= self.per_client <= self.total:
-            raise ValueError(f"per_client must be from 1 to total ({self.total})")
-
-    def to_env(self) -> str:
-        """These limits as the value of :data:`SOLVER_ENV`."""
-        return json.dumps(self.__dict__)
-
-    @staticmethod
-    def from_env() -> SolverLimits | None:
-        """The limits in :data:`SOLVER_ENV`, or None (no API)."""
-        text = os.environ.get(SOLVER_ENV)
-        return SolverLimits(**json.loads(text)) if text else None
 
 
 class Slots:
