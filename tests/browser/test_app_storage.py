@@ -206,12 +206,18 @@ def _kept(page: Page, damage: Damage) -> None:
 
 
 def _play_a_move(page: Page) -> Game:
-    """The table shows a game of the engine's, and a move of it is played; returns the game."""
+    """The table shows a game of the engine's, and a move of it is played (a deal, on the rare
+    new deal where no card can move); returns the game."""
     game = Game.from_code(shown(page)["code"])
     assert_shows(page, game)
-    move = game.legal_moves()[0]
-    drag(page, "desktop", move.src, len(game.columns[move.src].cards) - move.count, move.dst)
-    game.move(move.src, move.dst, move.count)
+    moves = game.legal_moves()
+    if moves:
+        move = moves[0]
+        drag(page, "desktop", move.src, len(game.columns[move.src].cards) - move.count, move.dst)
+        game.move(move.src, move.dst, move.count)
+    else:
+        page.locator("[data-stock]").click()
+        game.deal()
     assert_shows(page, game)
     return game
 
