@@ -91,6 +91,8 @@ DEFAULT_THINK_ITERATIONS: Final = 20
 """Default play-outs of "Think harder" at the losing move (0: do not ask it)."""
 MIN_PROBE_SECONDS: Final = 0.05
 """A probe needs at least this much of the total budget left to start."""
+FINISH_RESERVE: Final = 1.0
+"""Seconds of the total budget (at most a twentieth of it) the solver runs leave for the answer."""
 REFINE_ROUNDS: Final = 2
 """How many times a position the bisection closed on, left undecided, is searched again, each
 time with twice the budget of the last run."""
@@ -435,7 +437,13 @@ class _Review:
         self.game = game
         self.budget = budget
         self.started = time.monotonic()
-        self.deadline = None if budget.time_limit is None else self.started + budget.time_limit
+        total = budget.time_limit
+        self.deadline = None if total is None else self.started + total
+        # The solver runs stop a little before the deadline: the answer (the hint's view of the
+        # losing move) and a run's overshoot on a loaded machine fit in what is kept.
+        self.probe_deadline = (
+            None if total is None else self.started + total - min(FINISH_RESERVE, total / 20)
+        )
         self.line = _Line(game)
         self.moves = len(self.line.actions)
         self.bounds = _Bounds(self.moves)
@@ -454,7 +462,7 @@ class _Review:
         index: int | None = self.moves  # the current position first
         while index is not None:
             scale = 2 ** bounds.runs(index)  # a run again gets twice the budget of the last
-            seconds = _probe_budget(self.deadline, self.budget.position_time_limit, scale)
+            seconds = _probe_budget(self.probe_deadline, self.budget.position_time_limit, scale)
             if seconds == 0.0:
                 return self.conclude("time-limit")
             if should_stop(self.budget.stop):
