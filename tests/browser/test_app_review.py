@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from a11y import axe_violations
 from playwright.sync_api import Page, expect
 from webapp import assert_shows, click_action, drag, open_app, position_url, settle
 
@@ -199,3 +200,5 @@ def test_review_probably_lost_is_marked_unproven(page: Page, profile: str, scree
     expect(steps.first).to_have_attribute("title", "Move 1: the game was probably lost here")
     expect(dialog.locator('[data-action="review-practice"]')).to_be_visible()
     screenshot(page, "review-probable")
+    found = axe_violations(page)  # the badge, the evidence list and the hollow marker
+    assert not found, f"axe-core: {found}"
