@@ -407,11 +407,13 @@ def review(
     progress_every: int = 5000,
     stop: threading.Event | Callable[[], bool] | None = None,
 ) -> ReviewReport:
-    """Find the last winnable position of ``game``'s played line and the move that lost it.
+    """Find the last winnable position of ``game``'s played line and the move that lost it;
+    without a proof in time, where it was probably lost and the evidence (``probably-lost``).
 
-    ``time_limit`` bounds the whole review and ``position_time_limit`` each solver run (seconds,
-    None: no limit); ``node_limit`` caps the positions of each run (a budget that does not
-    depend on the machine's speed).  ``think_iterations`` is the budget of "Think harder" at the
+    ``time_limit`` bounds the whole review and ``position_time_limit`` each first solver run of
+    a position (seconds, None: no limit; a position searched again gets twice its last
+    budget); ``node_limit`` caps the positions of each first run likewise (a budget that does
+    not depend on the machine's speed).  ``think_iterations`` is the budget of "Think harder" at the
     losing move (0: not asked).  ``progress`` is called before each probe and every
     ``progress_every`` expanded positions; ``stop`` (an event or a callable) and Ctrl+C end the
     review with what it has proven.  ``ValueError`` for a bad budget.
