@@ -92,7 +92,8 @@ DEFAULT_THINK_ITERATIONS: Final = 20
 MIN_PROBE_SECONDS: Final = 0.05
 """A probe needs at least this much of the total budget left to start."""
 FINISH_RESERVE: Final = 1.0
-"""Seconds of the total budget (at most a twentieth of it) the solver runs leave for the answer."""
+"""Seconds of the total budget (at most a twentieth of it) the solver runs and "Think harder"
+leave for the answer (the quick hint at the losing move) and for their overshoot."""
 REFINE_ROUNDS: Final = 2
 """How many times a position the bisection closed on, left undecided, is searched again, each
 time with twice the budget of the last run."""
@@ -440,10 +441,10 @@ class _Review:
         self.budget = budget
         self.started = time.monotonic()
         total = budget.time_limit
-        self.deadline = None if total is None else self.started + total
-        # The solver runs stop a little before the deadline: the answer (the hint's view of the
-        # losing move) and a run's overshoot on a loaded machine fit in what is kept.
-        self.probe_deadline = (
+        # The solver runs and "Think harder" stop a little before the end of the total budget:
+        # the answer (the quick hint's view of the losing move) and an overshoot on a loaded
+        # machine fit in what is kept.
+        self.search_deadline = (
             None if total is None else self.started + total - min(FINISH_RESERVE, total / 20)
         )
         self.line = _Line(game)
@@ -464,7 +465,7 @@ class _Review:
         index: int | None = self.moves  # the current position first
         while index is not None:
             scale = 2 ** bounds.runs(index)  # a run again gets twice the budget of the last
-            seconds = _probe_budget(self.probe_deadline, self.budget.position_time_limit, scale)
+            seconds = _probe_budget(self.search_deadline, self.budget.position_time_limit, scale)
             if seconds == 0.0:
                 return self.conclude("time-limit")
             if should_stop(self.budget.stop):
@@ -501,7 +502,8 @@ class _Review:
     def losing_move(self, number: int) -> LosingMove:
         """Action ``number`` (position ``number - 1`` proven winnable) and what the fair
         helpers said before it; "Think harder" gets what is left of the total time."""
-        left = None if self.deadline is None else self.deadline - time.monotonic()
+        deadline = self.search_deadline
+        left = None if deadline is None else deadline - time.monotonic()
         solution = self.bounds.solutions.get(number - 1) or []
         return _losing_move(self.line, number, solution, self.budget.think_iterations, left)
 
