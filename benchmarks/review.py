@@ -5,9 +5,10 @@
 Each deal is played out by the fair hint (``fairplay.play_out``, deterministic, no undo); every
 game the hint does not win is reviewed (``spider.solver.review.review``).  Prints a Markdown
 table per variant: the lost games, how the review answered (lost at a move, never winnable,
-could not tell), how many losing moves it calls bad luck (the hint played these games, so every
-losing move found should be the hint's: a check of the comparison), the median number of solver
-runs and the median and largest time per review.  Not a timed test.
+probably lost: unproven, could not tell), how many losing moves it calls bad luck (the hint
+played these games, so every losing move found should be the hint's: a check of the
+comparison), the median number of solver runs and the median and largest time per review.  Not
+a timed test.
 """
 
 from __future__ import annotations
@@ -59,10 +60,10 @@ def main() -> None:
     print("Command: " + shlex.join([".venv/bin/python", "benchmarks/review.py", *sys.argv[1:]]))
     print()
     print(
-        "| variant | deals | lost | lost at a move | never winnable | could not tell "
-        "| bad luck | median runs | median s | max s |"
+        "| variant | deals | lost | lost at a move | never winnable | probably lost "
+        "| could not tell | bad luck | median runs | median s | max s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for variant in selected_variants(args.variants):
         found = reviews(variant, args.first, args.deals, args.time, args.position_time)
         statuses = Counter(report.status for report in found)
@@ -74,7 +75,8 @@ def main() -> None:
         game_name, suits, rule = variant
         print(
             f"| {game_name} {suits} {rule} | {args.deals} | {len(found)} | {statuses['lost']} "
-            f"| {statuses['never-winnable']} | {statuses['could-not-tell']} | {bad_luck} "
+            f"| {statuses['never-winnable']} | {statuses['probably-lost']} "
+            f"| {statuses['could-not-tell']} | {bad_luck} "
             f"| {statistics.median(runs):g} | {statistics.median(times):.1f} | {times[-1]:.1f} |",
             flush=True,
         )

@@ -1,6 +1,6 @@
 """ "Where did I lose it?" answers: how often the review says something (proven or probable).
 
-    nice -n 10 .venv/bin/python benchmarks/review_answers.py --games 10 [--first 1000]
+    .venv/bin/python benchmarks/review_answers.py --games 10 [--first 1000]
         [--time 60] [--variants spider-1-classic,spider-2-classic,spider-4-classic]
         [--out results/review_answers.jsonl]
 

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from a11y import axe_violations
 from playwright.sync_api import Page, expect
 from webapp import assert_shows, click_action, drag, open_app, position_url, settle
 
@@ -160,7 +161,7 @@ OPEN_WITH_BUDGET = """async (nodeLimit) => {
   const review = await import('/review.js');
   review.open({
     getSaved: () => JSON.parse(localStorage.getItem('spider:game')).data.saved,
-    practice: () => {},
+    practice: (position, lost) => { window.practiced = {position, lost}; },
     budget: {timeLimit: 60, positionTimeLimit: 10, nodeLimit},
   });
 }"""
@@ -204,3 +205,13 @@ def test_review_probably_lost_is_marked_unproven(page: Page, profile: str, scree
     expect(steps.first).to_have_attribute("title", "Move 1: the game was probably lost here")
     expect(dialog.locator('[data-action="review-practice"]')).to_be_visible()
     screenshot(page, "review-probable")
+    found = axe_violations(page)  # the badge, the evidence list and the hollow marker
+    assert not found, f"axe-core: {found}"
+
+    # Practice from the last position proven winnable; the move is said to have probably lost.
+    dialog.locator('[data-action="review-practice"]').click()
+    expect(dialog).to_be_hidden()
+    assert page.evaluate("window.practiced") == {
+        "position": EARLY,
+        "lost": "Playing 5 of spades to column 1 probably lost the game: try another move.",
+    }

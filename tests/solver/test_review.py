@@ -24,6 +24,7 @@ from spider.moves import Move, action_from_text
 from spider.protocol import Session
 from spider.solver import solve
 from spider.solver.review import FULL_INFORMATION_NOTE, REFINE_ROUNDS, ReviewReport, review
+from spider.solver.review_evidence import fact_text, facts_for
 
 NODES = 5_000
 """Node budget per solver run: every position of these endgames is decided well within it."""
@@ -247,7 +248,7 @@ def test_probably_lost_when_the_loss_is_not_proven() -> None:
     # The frontier was searched 1 + REFINE_ROUNDS times, each with twice the positions.
     runs = [probe for probe in report.probes if probe.index == 1]
     assert len(runs) == 1 + REFINE_ROUNDS and all(run.status == "undecided" for run in runs)
-    # The evidence: the win found at the start (proven) and the longest search after move 1.
+    # The evidence: the win found at the start (proven) and the largest search after move 1.
     first, second = probable.evidence
     assert (first.index, first.outcome, first.proven, first.reason) == (
         0,
@@ -292,6 +293,39 @@ def test_probably_lost_json() -> None:
     assert proven["proven"] is True and proven["probable"] is None
 
 
+def test_evidence_keeps_what_a_verdict_rests_on() -> None:
+    """From the runs: the win at the last winnable position (not earlier ones), each position
+    after it searched without a win (its largest search), the first proven lost; in words."""
+    runs = [
+        (9, "unwinnable", "exhausted", 4321, 0.1),
+        (4, "winnable", "solved", 800, 0.2),
+        (6, "undecided", "time-limit", 5000, 10.0),
+        (5, "winnable", "solved", 900, 0.4),
+        (6, "undecided", "time-limit", 9000, 19.5),
+        (8, "undecided", "memory-limit", 700, 1.5),
+    ]
+    facts = facts_for(runs, 5, 9)
+    assert [(f.index, f.outcome, f.positions) for f in facts] == [
+        (5, "win-found", 900),
+        (6, "no-win-found", 9000),
+        (8, "no-win-found", 700),
+        (9, "proven-lost", 4321),
+    ]
+    assert [f.proven for f in facts] == [True, False, False, True]
+    assert [fact_text(f) for f in facts] == [
+        "After move 5: a win found in 0.4 s (proven: its line replays to a win).",
+        "After move 6: no win found in 19.5 s of search (9,000 positions, stopped by the time "
+        "limit; not a proof).",
+        "After move 8: no win found in 1.5 s of search (700 positions, stopped by the memory "
+        "limit; not a proof).",
+        "After move 9: proven lost (every reachable position searched: 4,321 in 0.1 s).",
+    ]
+    start = facts_for([(0, "winnable", "solved", 10, 0.01)], 0, 3)
+    assert fact_text(start[0]).startswith("At the start: a win found in 0.0 s")
+    with pytest.raises(ValueError, match="unknown solver status 'maybe'"):
+        facts_for([(1, "maybe", "solved", 1, 0.1)], 0, 3)
+
+
 def _statuses(game: Game) -> list[str]:
     """The solver's status of every position of the played line, with a budget that decides
     every position of these endgames."""
@@ -323,7 +357,8 @@ def _holds(report: ReviewReport, statuses: list[str]) -> None:
         probable = report.probable
         assert probable is not None and not report.proven
         assert 1 <= probable.earliest <= probable.number <= len(statuses) - 1
-        assert lost_at is not None and lost_at >= probable.earliest
+        # Unproven: the game may even be winnable still; but never lost before ``earliest``.
+        assert lost_at is None or lost_at >= probable.earliest
         for fact in probable.evidence:
             if fact.outcome == "win-found":
                 assert statuses[fact.index] == "winnable"

@@ -196,7 +196,8 @@ def _add_review_command(commands: Commands) -> None:
         type=_SECONDS,
         default=10.0,
         metavar="S",
-        help="seconds of solver per position (default: 10)",
+        help="seconds of the first solver run on a position, twice as many when it is searched "
+        "again (default: 10)",
     )
     _add_solver_output_options(review, "review")
     review.set_defaults(handler=_command_review)

@@ -2,7 +2,8 @@
 
 ``{"op": "review", "time_limit": s, "position_time_limit": s, "node_limit": n,
 "think_iterations": k, "memory_mb": m, "progress_every": n}`` reviews the played line of the
-current game and adds ``review`` (:meth:`spider.solver.review.ReviewReport.to_json`).  The game
+current game and adds ``review`` (:meth:`spider.solver.review.ReviewReport.to_json`): a proven
+answer, or an unproven one (``probably-lost``, ``proven`` false, with its evidence).  The game
 is not changed.  While it searches it calls ``session.progress`` (when set) with
 :meth:`spider.solver.review.ReviewProgress.to_json`; Ctrl+C (the web worker's interrupt) ends it
 with what it has proven (status ``could-not-tell``, reason ``interrupted``).

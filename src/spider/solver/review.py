@@ -91,6 +91,9 @@ DEFAULT_THINK_ITERATIONS: Final = 20
 """Default play-outs of "Think harder" at the losing move (0: do not ask it)."""
 MIN_PROBE_SECONDS: Final = 0.05
 """A probe needs at least this much of the total budget left to start."""
+FINISH_RESERVE: Final = 1.0
+"""Seconds of the total budget (at most a twentieth of it) the solver runs and "Think harder"
+leave for the answer (the quick hint at the losing move) and for their overshoot."""
 REFINE_ROUNDS: Final = 2
 """How many times a position the bisection closed on, left undecided, is searched again, each
 time with twice the budget of the last run."""
@@ -405,11 +408,13 @@ def review(
     progress_every: int = 5000,
     stop: threading.Event | Callable[[], bool] | None = None,
 ) -> ReviewReport:
-    """Find the last winnable position of ``game``'s played line and the move that lost it.
+    """Find the last winnable position of ``game``'s played line and the move that lost it;
+    without a proof in time, where it was probably lost and the evidence (``probably-lost``).
 
-    ``time_limit`` bounds the whole review and ``position_time_limit`` each solver run (seconds,
-    None: no limit); ``node_limit`` caps the positions of each run (a budget that does not
-    depend on the machine's speed).  ``think_iterations`` is the budget of "Think harder" at the
+    ``time_limit`` bounds the whole review and ``position_time_limit`` each first solver run of
+    a position (seconds, None: no limit; a position searched again gets twice its last
+    budget); ``node_limit`` caps the positions of each first run likewise (a budget that does
+    not depend on the machine's speed).  ``think_iterations`` is the budget of "Think harder" at the
     losing move (0: not asked).  ``progress`` is called before each probe and every
     ``progress_every`` expanded positions; ``stop`` (an event or a callable) and Ctrl+C end the
     review with what it has proven.  ``ValueError`` for a bad budget.
@@ -435,7 +440,13 @@ class _Review:
         self.game = game
         self.budget = budget
         self.started = time.monotonic()
-        self.deadline = None if budget.time_limit is None else self.started + budget.time_limit
+        total = budget.time_limit
+        # The solver runs and "Think harder" stop a little before the end of the total budget:
+        # the answer (the quick hint's view of the losing move) and an overshoot on a loaded
+        # machine fit in what is kept.
+        self.search_deadline = (
+            None if total is None else self.started + total - min(FINISH_RESERVE, total / 20)
+        )
         self.line = _Line(game)
         self.moves = len(self.line.actions)
         self.bounds = _Bounds(self.moves)
@@ -454,7 +465,7 @@ class _Review:
         index: int | None = self.moves  # the current position first
         while index is not None:
             scale = 2 ** bounds.runs(index)  # a run again gets twice the budget of the last
-            seconds = _probe_budget(self.deadline, self.budget.position_time_limit, scale)
+            seconds = _probe_budget(self.search_deadline, self.budget.position_time_limit, scale)
             if seconds == 0.0:
                 return self.conclude("time-limit")
             if should_stop(self.budget.stop):
@@ -491,7 +502,8 @@ class _Review:
     def losing_move(self, number: int) -> LosingMove:
         """Action ``number`` (position ``number - 1`` proven winnable) and what the fair
         helpers said before it; "Think harder" gets what is left of the total time."""
-        left = None if self.deadline is None else self.deadline - time.monotonic()
+        deadline = self.search_deadline
+        left = None if deadline is None else deadline - time.monotonic()
         solution = self.bounds.solutions.get(number - 1) or []
         return _losing_move(self.line, number, solution, self.budget.think_iterations, left)
 

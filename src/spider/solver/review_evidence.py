@@ -38,7 +38,8 @@ class Fact:
     """What the solver found at position ``index`` (0: the start; ``index`` actions played).
 
     ``outcome`` is the finding; ``seconds`` and ``positions`` measure the search that gave it
-    (for ``no-win-found``, the longest search of that position); ``reason`` is why that search
+    (for ``no-win-found``, the largest search of that position, by positions); ``reason`` is why
+    that search
     ended (``'solved'``, ``'exhausted'``, or the limit that stopped it: ``'time-limit'``,
     ``'node-limit'``, ``'memory-limit'``).  Only ``win-found`` and ``proven-lost`` are proofs.
     """
@@ -74,8 +75,9 @@ def facts_for(
     ``runs`` are the review's solver runs as ``(index, status, reason, positions, seconds)``;
     ``low`` is the last position proven winnable (-1: none) and ``high`` the first proven
     unwinnable (past the line's end: none).  The facts: the win found at ``low``, every
-    position between the two where no win was found (its longest search), and the proof at
-    ``high``.  Positions before ``low`` say nothing more (winnability is monotone).
+    position between the two where no win was found (its largest search, by positions: the
+    work done, whatever the machine's speed), and the proof at ``high``.  Positions before
+    ``low`` say nothing more (winnability is monotone).
     """
     chosen: dict[int, Fact] = {}
     for index, status, reason, positions, seconds in runs:
@@ -86,7 +88,7 @@ def facts_for(
             raise ValueError(f"review evidence: unknown solver status {status!r}")
         fact = Fact(index, outcome, seconds, positions, reason)
         known = chosen.get(index)
-        if known is None or fact.proven or (not known.proven and seconds > known.seconds):
+        if known is None or fact.proven or (not known.proven and positions > known.positions):
             chosen[index] = fact
     return tuple(chosen[index] for index in sorted(chosen))
 

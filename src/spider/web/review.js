@@ -129,7 +129,8 @@ practiceBtn.addEventListener("click", () => {
   if (!s || !position) return;
   dlg.close("practice");
   const losing = s.result?.losing;
-  s.practice(position, losing ? lostText(losing) : null);
+  const probable = s.result?.probable?.move;
+  s.practice(position, losing ? lostText(losing) : probable ? lostText(probable, true) : null);
 });
 
 /** @param {Review} r */
@@ -224,13 +225,16 @@ function losingText(l) {
 }
 
 /**
- * The losing move, to try something else in its place: said when a practice game starts.
+ * The losing move, to try something else in its place: said when a practice game starts
+ * ("probably" when the loss is not proven).
  * @param {LosingMove} l
+ * @param {boolean} [probable]
  */
-function lostText(l) {
+function lostText(l, probable = false) {
   const a = l.action;
-  if (a.op === "deal" || a.dst === undefined || !l.card) return t("review.practice.lostDeal");
-  return t("review.practice.lost", { card: cardName(l.card), col: a.dst + 1 });
+  const key = probable ? "review.practice.probable" : "review.practice.lost";
+  if (a.op === "deal" || a.dst === undefined || !l.card) return t(`${key}Deal`);
+  return t(key, { card: cardName(l.card), col: a.dst + 1 });
 }
 
 /**

@@ -365,6 +365,8 @@ export default {
   "review.practice.started": "Partida de pràctica: no compta a les estadístiques.",
   "review.practice.lost": "Posar {card} a la columna {col} va fer perdre la partida: proveu una altra jugada.",
   "review.practice.lostDeal": "El repartiment en aquell punt va fer perdre la partida: proveu abans una altra jugada.",
+  "review.practice.probable": "Posar {card} a la columna {col} probablement va fer perdre la partida: proveu una altra jugada.",
+  "review.practice.probableDeal": "El repartiment en aquell punt probablement va fer perdre la partida: proveu abans una altra jugada.",
   "review.offer": "Partida deixada a mitges.",
   "review.error": "La revisió no s'ha pogut executar en aquest navegador.",
   "nomoves.title": "No queden jugades",

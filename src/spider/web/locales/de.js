@@ -359,6 +359,8 @@ export default {
   "review.practice.started": "Übungsspiel: Es zählt nicht in der Statistik.",
   "review.practice.lost": "{card} auf Spalte {col} zu legen hat das Spiel verloren: Versuch einen anderen Zug.",
   "review.practice.lostDeal": "Das Austeilen an dieser Stelle hat das Spiel verloren: Versuch zuerst einen anderen Zug.",
+  "review.practice.probable": "{card} auf Spalte {col} zu legen hat das Spiel wahrscheinlich verloren: Versuch einen anderen Zug.",
+  "review.practice.probableDeal": "Das Austeilen an dieser Stelle hat das Spiel wahrscheinlich verloren: Versuch zuerst einen anderen Zug.",
   "review.offer": "Spiel nicht beendet.",
   "review.error": "Die Analyse funktioniert in diesem Browser nicht.",
   "nomoves.title": "Keine Züge mehr",

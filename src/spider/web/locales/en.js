@@ -359,6 +359,8 @@ export default {
   "review.practice.started": "Practice game: it does not count in the statistics.",
   "review.practice.lost": "Playing {card} to column {col} lost the game: try another move.",
   "review.practice.lostDeal": "The deal at that point lost the game: try another move first.",
+  "review.practice.probable": "Playing {card} to column {col} probably lost the game: try another move.",
+  "review.practice.probableDeal": "The deal at that point probably lost the game: try another move first.",
   "review.offer": "Game left unfinished.",
   "review.error": "The review could not run in this browser.",
   "nomoves.title": "No more moves",

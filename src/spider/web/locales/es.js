@@ -365,6 +365,8 @@ export default {
   "review.practice.started": "Partida de práctica: no cuenta en las estadísticas.",
   "review.practice.lost": "Poner {card} en la columna {col} hizo perder la partida: prueba otra jugada.",
   "review.practice.lostDeal": "El reparto en ese punto hizo perder la partida: prueba antes otra jugada.",
+  "review.practice.probable": "Poner {card} en la columna {col} probablemente hizo perder la partida: prueba otra jugada.",
+  "review.practice.probableDeal": "El reparto en ese punto probablemente hizo perder la partida: prueba antes otra jugada.",
   "review.offer": "Partida sin terminar.",
   "review.error": "La revisión no pudo ejecutarse en este navegador.",
   "nomoves.title": "No quedan jugadas",

@@ -359,6 +359,8 @@ export default {
   "review.practice.started": "Partie d'entraînement : elle ne compte pas dans les statistiques.",
   "review.practice.lost": "Jouer {card} sur la colonne {col} a perdu la partie : essayez un autre coup.",
   "review.practice.lostDeal": "La donne à ce moment-là a perdu la partie : essayez d'abord un autre coup.",
+  "review.practice.probable": "Jouer {card} sur la colonne {col} a probablement perdu la partie : essayez un autre coup.",
+  "review.practice.probableDeal": "La donne à ce moment-là a probablement perdu la partie : essayez d'abord un autre coup.",
   "review.offer": "Partie laissée inachevée.",
   "review.error": "L'analyse n'a pas pu fonctionner dans ce navigateur.",
   "nomoves.title": "Plus aucun coup",

@@ -365,6 +365,8 @@ export default {
   "review.practice.started": "Partita di prova: non conta nelle statistiche.",
   "review.practice.lost": "Mettere {card} sulla colonna {col} ha fatto perdere la partita: prova un'altra mossa.",
   "review.practice.lostDeal": "La distribuzione a quel punto ha fatto perdere la partita: prova prima un'altra mossa.",
+  "review.practice.probable": "Mettere {card} sulla colonna {col} probabilmente ha fatto perdere la partita: prova un'altra mossa.",
+  "review.practice.probableDeal": "La distribuzione a quel punto probabilmente ha fatto perdere la partita: prova prima un'altra mossa.",
   "review.offer": "Partita lasciata a metà.",
   "review.error": "La revisione non è riuscita a partire in questo browser.",
   "nomoves.title": "Nessuna mossa possibile",

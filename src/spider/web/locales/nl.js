@@ -359,6 +359,8 @@ export default {
   "review.practice.started": "Oefenspel: het telt niet mee in de statistieken.",
   "review.practice.lost": "Met {card} naar kolom {col} ging het spel verloren: probeer een andere zet.",
   "review.practice.lostDeal": "Door het delen op dat moment ging het spel verloren: probeer eerst een andere zet.",
+  "review.practice.probable": "Met {card} naar kolom {col} ging het spel waarschijnlijk verloren: probeer een andere zet.",
+  "review.practice.probableDeal": "Door het delen op dat moment ging het spel waarschijnlijk verloren: probeer eerst een andere zet.",
   "review.offer": "Spel niet afgemaakt.",
   "review.error": "De analyse werkt niet in deze browser.",
   "nomoves.title": "Geen zetten meer",

@@ -359,6 +359,8 @@ export default {
   "review.practice.started": "Jogo de treino: não conta nas estatísticas.",
   "review.practice.lost": "Jogar {card} na coluna {col} perdeu o jogo: tente outra jogada.",
   "review.practice.lostDeal": "A distribuição naquele ponto perdeu o jogo: tente outra jogada antes.",
+  "review.practice.probable": "Jogar {card} na coluna {col} provavelmente perdeu o jogo: tente outra jogada.",
+  "review.practice.probableDeal": "A distribuição naquele ponto provavelmente perdeu o jogo: tente outra jogada antes.",
   "review.offer": "Jogo deixado sem terminar.",
   "review.error": "A análise não pôde rodar neste navegador.",
   "nomoves.title": "Sem mais jogadas",
