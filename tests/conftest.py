@@ -11,3 +11,21 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=25, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_sessionstart(session: object) -> None:
+    """Stops at once when the compiled modules beside the sources are older than the sources
+    (CPython would import them instead of the edited ``.py`` files): ``make native`` rebuilds
+    them, ``make setup`` too."""
+    from scripts import build_native
+
+    built = build_native.compiled_files()
+    stamp = build_native.STAMP.read_text().strip() if build_native.STAMP.is_file() else None
+    if built and stamp != build_native.fingerprint():
+        import pytest
+
+        pytest.exit(
+            "the compiled modules in src/spider are older than their sources: run `make native` "
+            "(or `python scripts/build_native.py --pure` to test the pure build)",
+            returncode=4,
+        )
