@@ -65,7 +65,7 @@ export function validateGame(d) {
     throw new Error("saved game: bad shape");
   }
   const updated = typeof d.updated === "number" && Number.isSafeInteger(d.updated) && d.updated > 0 ? d.updated : 0;
-  const id = typeof d.id === "string" && d.id ? d.id : newId();
+  const id = hasName(d) ? d.id : newId();
   // The view is checked enough to be drawn; the engine checks the rest when it loads `saved`.
   const view = /** @type {GameState} */ (/** @type {unknown} */ (state));
   return { saved: d.saved, state: view, meta: readMeta(d.meta), rev: revOf(d), id, updated };
@@ -88,7 +88,11 @@ function readMeta(meta) {
   };
 }
 
-/** @param {unknown} d */
+/**
+ * Whether a stored game carries its name (`id`); one without is named anew at each read.
+ * @param {unknown} d
+ * @returns {d is {id: string}}
+ */
 function hasName(d) {
   return isObject(d) && typeof d.id === "string" && d.id !== "";
 }
