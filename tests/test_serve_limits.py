@@ -133,6 +133,11 @@ def test_bodies_go_out_in_pieces() -> None:
         (["--timeout-keep-alive", "0"], "must be from 1 to 3600"),
         (["--timeout-request", "1.5"], "is not a number of seconds"),
         (["--timeout-send", "100000"], "must be from 1 to 3600"),
+        (["--think-seconds", "0"], "must be from 1 to 3600"),
+        (["--review-seconds", "long"], "is not a number of seconds"),
+        (["--solver-jobs", "0"], "must be from 1 to 1024"),
+        (["--sync-key-writes", "-1"], "must be from 0 to 1000000"),
+        (["--sync-client-writes", "many"], "is not a number of writes a minute"),
     ],
 )
 def test_serve_options_are_checked(

@@ -334,24 +334,6 @@ def test_searches_are_bounded_per_client_address_and_in_all() -> None:
 # ------------------------------------------------------------------ spider serve's options
 
 
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--think-seconds", "0"], "must be from 1 to 3600"),
-        (["--review-seconds", "long"], "is not a number of seconds"),
-        (["--solver-jobs", "0"], "must be from 1 to 1024"),
-    ],
-)
-def test_solver_options_are_checked(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["serve", *argv])
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and message in err
-
-
 def test_serve_offers_the_api_unless_told_not_to(monkeypatch: pytest.MonkeyPatch) -> None:
     given: list[ServeOptions] = []
     monkeypatch.setattr(app_module, "serve", lambda **kwargs: given.append(kwargs["options"]))

@@ -246,23 +246,6 @@ def test_a_failing_database_is_unavailable_not_a_traceback(
         assert "disk" not in response.text
 
 
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--sync-key-writes", "-1"], "must be from 0 to 1000000"),
-        (["--sync-client-writes", "many"], "is not a number of writes a minute"),
-    ],
-)
-def test_sync_options_are_checked(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["serve", *argv])
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and message in err
-
-
 def test_a_database_that_cannot_be_opened_stops_serve_with_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
