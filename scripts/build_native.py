@@ -64,6 +64,11 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
+def stamp_current() -> bool:
+    """Whether the stamp holds the fingerprint of these sources, mypy and CPython."""
+    return STAMP.is_file() and STAMP.read_text().strip() == fingerprint()
+
+
 def compiled_files() -> list[Path]:
     """Every extension file this script may have left in the package."""
     suffixes = (".so", ".pyd")
@@ -148,10 +153,8 @@ def main() -> None:
 
 def ensure_current(force: bool = False) -> str:
     """Builds the compiled modules unless they are current (or ``force``); says what it did."""
-    stamp = fingerprint()
     whole = all(path.exists() for path in expected_files())
-    current = whole and STAMP.exists() and STAMP.read_text().strip() == stamp
-    if current and not force:
+    if whole and stamp_current() and not force:
         return "build_native: the compiled kernel is current"
     if have_compiler() is None:
         remove_compiled()
@@ -161,7 +164,7 @@ def ensure_current(force: bool = False) -> str:
         )
     remove_compiled()
     build()
-    STAMP.write_text(stamp + "\n")
+    STAMP.write_text(fingerprint() + "\n")
     names = ", ".join(module.removeprefix("spider.") for module in COMPILED_MODULES)
     return f"build_native: compiled with mypyc: {names}"
 

@@ -19,9 +19,7 @@ def pytest_sessionstart(session: object) -> None:
     them, ``make setup`` too."""
     from scripts import build_native
 
-    built = build_native.compiled_files()
-    stamp = build_native.STAMP.read_text().strip() if build_native.STAMP.is_file() else None
-    if built and stamp != build_native.fingerprint():
+    if build_native.compiled_files() and not build_native.stamp_current():
         import pytest
 
         pytest.exit(

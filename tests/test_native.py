@@ -67,8 +67,7 @@ def test_without_compiled_files_the_pure_build_runs(pure_copy: Path) -> None:
 def test_the_compiled_build_is_whole_and_current() -> None:
     assert native.compiled_modules() == list(native.COMPILED_MODULES)
     assert native.build() == "compiled"
-    stamp = build_native.STAMP.read_text().strip() if build_native.STAMP.exists() else ""
-    assert stamp == build_native.fingerprint(), "the compiled kernel is stale: run make setup"
+    assert build_native.stamp_current(), "the compiled kernel is stale: run make setup"
 
 
 @needs_compiled
