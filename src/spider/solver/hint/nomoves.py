@@ -25,7 +25,10 @@ from typing import Literal
 
 from spider.game import Game
 from spider.moves import Move
-from spider.solver.view import Columns, VisibleView, apply_visible, visible_moves
+from spider.rules import destination_index
+from spider.solver.hint.column_table import column_table
+from spider.solver.hint.pruned_moves import unpack
+from spider.solver.view import VisibleView
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -61,15 +64,8 @@ class NoMovesReport:
 
 _Key = tuple[int, ...]
 """A position of the search, up to the order of its columns: its columns as ``id << 8 | down``
-(``id`` numbers the distinct face-up columns met, ``down`` counts the cards under them), sorted."""
-
-
-def _column_id(ids: dict[tuple[int, ...], int], column: tuple[int, ...]) -> int:
-    """The number of ``column`` in ``ids``, given it now if it has none."""
-    known = ids.get(column)
-    if known is None:
-        known = ids[column] = len(ids)
-    return known
+(``id`` is the column's in the hint's :class:`~.column_table.ColumnTable`, ``down`` counts the
+cards under it), sorted."""
 
 
 def _key(column_ids: list[int], down: tuple[int, ...]) -> _Key:
@@ -105,45 +101,59 @@ def find_useful_line(
     ``'unknown'`` when it hit ``node_limit``.  Both orders visit the same positions when the
     search is exhaustive, so they agree on ``'no-moves'``.
     """
-    flexible = view.flexible
     down = view.down
-    start = view.columns
     # No card turns on these paths, so ``down`` never changes.  ``parents`` is the
-    # transposition set and remembers how each position was reached, to rebuild the line.  A
-    # column is known by its number in ``ids``: a move changes two, whose numbers are looked up.
-    ids: dict[tuple[int, ...], int] = {}
-    start_ids = [_column_id(ids, column) for column in start]
+    # transposition set and remembers how each position was reached (by a packed move,
+    # :func:`~.pruned_moves.pack`), to rebuild the line.  A column is its id in the hint's
+    # :class:`~.column_table.ColumnTable`, which knows the groups it can move and what a move
+    # leaves, so the moves of a position (in the order of ``visible_moves``) and their results
+    # are looked up.
+    table = column_table(view.flexible)
+    infos, table_moves = table.infos, table.moves
+    start_ids = [table.intern(column) for column in view.columns]
     start_key = _key(start_ids, down)
-    parents: dict[_Key, tuple[_Key, Move] | None] = {start_key: None}
-    frontier: deque[tuple[Columns, list[int], _Key]] = deque([(start, start_ids, start_key)])
-    take = frontier.popleft if order == "breadth" else frontier.pop
+    parents: dict[_Key, tuple[_Key, int] | None] = {start_key: None}
+    frontier: deque[tuple[list[int], _Key]] = deque([(start_ids, start_key)])
+    breadth = order == "breadth"
     while frontier:
-        columns, column_ids, here = take()
-        for move in visible_moves(columns, flexible):
-            applied = apply_visible(columns, down, move)
-            if applied.flipped or applied.run_suit >= 0:
-                return NoMovesReport("useful", len(parents), _line(parents, here, move))
-            moved = applied.columns
-            src, dst = move.src, move.dst
-            child_ids = list(column_ids)
-            child_ids[src] = _column_id(ids, moved[src])
-            child_ids[dst] = _column_id(ids, moved[dst])
-            key = _key(child_ids, down)
-            if key in parents:
-                continue
-            if len(parents) >= node_limit:
-                return NoMovesReport("unknown", len(parents))
-            parents[key] = (here, move)
-            frontier.append((moved, child_ids, key))
+        column_ids, here = frontier.popleft() if breadth else frontier.pop()
+        targets, empties = destination_index([infos[column_id].top for column_id in column_ids])
+        for src, source in enumerate(column_ids):
+            info = infos[source]
+            turning = info.size if down[src] else -1  # moving this many cards turns a card
+            for piece in info.pieces:
+                count = piece[0]
+                onto = targets[piece[1] & 15]
+                for dst in onto + empties if empties else onto:
+                    packed = src | dst << 4 | count << 8
+                    if count == turning:
+                        return NoMovesReport("useful", len(parents), _line(parents, here, packed))
+                    target = column_ids[dst]
+                    moved = table_moves.get(source << 32 | target << 4 | count)  # move_key
+                    if moved is None:
+                        moved = table.move(source, target, count)
+                    if moved[2] >= 0:  # it completes a run
+                        return NoMovesReport("useful", len(parents), _line(parents, here, packed))
+                    child_ids = column_ids.copy()
+                    child_ids[src] = moved[0]
+                    child_ids[dst] = moved[1]
+                    key = _key(child_ids, down)
+                    if key in parents:
+                        continue
+                    if len(parents) >= node_limit:
+                        return NoMovesReport("unknown", len(parents))
+                    parents[key] = (here, packed)
+                    frontier.append((child_ids, key))
     return NoMovesReport("no-moves", len(parents))
 
 
-def _line(parents: dict[_Key, tuple[_Key, Move] | None], key: _Key, last: Move) -> tuple[Move, ...]:
-    moves = [last]
+def _line(parents: dict[_Key, tuple[_Key, int] | None], key: _Key, last: int) -> tuple[Move, ...]:
+    """The moves from the search's start to the position ``key``, then ``last`` (packed)."""
+    moves = [unpack(last)]
     step = parents[key]
     while step is not None:
         key, move = step
-        moves.append(move)
+        moves.append(unpack(move))
         step = parents[key]
     return tuple(reversed(moves))
 
