@@ -22,7 +22,7 @@ from typing import Final
 
 from spider.moves import Move
 from spider.rules import RUN_LENGTH, UNKNOWN
-from spider.solver.hint.evaluation import ColumnScores
+from spider.solver.hint.evaluation import ColumnScores, column_reveal_facts
 from spider.solver.hint.pruned_moves import Info, column_info, useful_packed_moves
 from spider.solver.view import apply_visible
 
@@ -58,9 +58,10 @@ def move_key(src: int, dst: int, count: int) -> int:
 class ColumnTable:
     """Every face-up column a search met, by id, with what the search asks of it.
 
-    ``cards[id]`` is the column and ``infos[id]`` its :func:`~.pruned_moves.column_info` (under
-    the rule the table was made for); :attr:`moves` and :attr:`children` keep what :meth:`move`
-    and :meth:`children_of` worked out.  Ids are handed out in the order columns
+    ``cards[id]`` is the column, ``infos[id]`` its :func:`~.pruned_moves.column_info` (under
+    the rule the table was made for) and ``reveal_facts[id]`` its
+    :func:`~.evaluation.column_reveal_facts`; :attr:`moves` and :attr:`children` keep what
+    :meth:`move` and :meth:`children_of` worked out.  Ids are handed out in the order columns
     are first met.
     """
 
@@ -69,6 +70,7 @@ class ColumnTable:
         self.ids: dict[tuple[int, ...], int] = {}
         self.cards: list[tuple[int, ...]] = []
         self.infos: list[Info] = []
+        self.reveal_facts: list[int] = []
         self.moves: dict[int, tuple[int, int, int]] = {}  # by move_key(src, dst, count)
         self.children: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         self._scores: dict[tuple[float, ...], _IdScores] = {}
@@ -88,12 +90,14 @@ class ColumnTable:
         if known is not None:
             return known
         info = column_info(column, self.flexible)
+        facts = column_reveal_facts(column)
         with self._lock:
             known = self.ids.get(column)
             if known is not None:
                 return known
             self.cards.append(column)
             self.infos.append(info)
+            self.reveal_facts.append(facts)
             new = self.ids[column] = len(self.cards) - 1
         return new
 

@@ -91,7 +91,9 @@ class Lookahead:
         self.nodes = 0
         self.table = table = column_table(view.flexible)
         self.id_scores = table.scores_for(self.scores)
-        self.seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+        # The column ids of the positions met, by face-down counts: a move that turns no card
+        # keeps its position's counts, so a child is looked up by its ids alone.
+        self.seen: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
         self.parents: list[tuple[int, int]] = []  # node id -> (parent id, packed move); root: -1
         self.best: dict[int, tuple[float, int]] = {}  # first-move node -> (net value, node)
         self.heap: list[_Node] = []
@@ -136,7 +138,7 @@ class Lookahead:
         """The best line (and its net value) found for each useful first move; ``stop`` is
         asked every :data:`_STOP_CHECK_EVERY` expansions and ends the search early when true."""
         ids = tuple(map(self.table.intern, columns))
-        self.seen.add((ids, down))
+        self.seen[down] = {ids}
         self._expand((0.0, -1, ids, down, root, 0, -1, False, -1))
         expanded = 0
         while self.heap and self.nodes < self.budget:
@@ -178,14 +180,15 @@ class Lookahead:
         moves = table.children.get((ids, down))
         if moves is None:
             moves = table.children_of(ids, down)
-        seen, scores, best, parents, heap = (
+        seen_by_down, scores, best, parents, heap = (
             self.seen,
             self.id_scores,
             self.best,
             self.parents,
             self.heap,
         )
-        table_moves = table.moves
+        table_moves, facts = table.moves, table.reveal_facts
+        seen_here = seen_by_down[down]
         empty, turn, run = self.weights
         step = self.step * depth
         generated = 0
@@ -215,8 +218,14 @@ class Lookahead:
             placed[src] = new_src
             placed[dst] = new_dst
             new_ids = tuple(placed)
+            if flipped:
+                seen = seen_by_down.get(new_down)
+                if seen is None:
+                    seen = seen_by_down[new_down] = set()
+            else:
+                seen = seen_here
             size = len(seen)
-            seen.add((new_ids, new_down))
+            seen.add(new_ids)
             if len(seen) == size:
                 continue  # seen before (one hash instead of a lookup and an add)
             generated += 1
@@ -237,7 +246,7 @@ class Lookahead:
             net = child - step
             turned = unknown or flipped > 0
             if turned and reveal is not None:
-                net += reveal.value(table.columns(new_ids), new_down)
+                net += reveal.value_of_facts([facts[column_id] for column_id in new_ids], new_down)
             known = best.get(root_move)
             if known is None or net > known[0]:
                 best[root_move] = (net, child_id)
