@@ -18,7 +18,7 @@ always id 0, so ``not column_id`` still says "empty".
 from __future__ import annotations
 
 import threading
-from typing import Final
+from typing import Final, Literal, final
 
 from spider.moves import Move
 from spider.rules import RUN_LENGTH, UNKNOWN
@@ -26,7 +26,15 @@ from spider.solver.hint.evaluation import ColumnScores, column_reveal_facts
 from spider.solver.hint.pruned_moves import Info, column_info, useful_packed_moves
 from spider.solver.view import apply_visible
 
-__all__ = ["EMPTY_ID", "UNKNOWN_ID", "ColumnTable", "column_table", "move_key"]
+__all__ = [
+    "EMPTY_ID",
+    "UNKNOWN_ID",
+    "ColumnTable",
+    "IdScores",
+    "TableUse",
+    "column_table",
+    "move_key",
+]
 
 EMPTY_ID: Final = 0
 """The id of the empty column in every table."""
@@ -60,9 +68,9 @@ class ColumnTable:
 
     ``cards[id]`` is the column, ``infos[id]`` its :func:`~.pruned_moves.column_info` (under
     the rule the table was made for) and ``reveal_facts[id]`` its
-    :func:`~.evaluation.column_reveal_facts`; :attr:`moves` and :attr:`children` keep what
-    :meth:`move` and :meth:`children_of` worked out.  Ids are handed out in the order columns
-    are first met.
+    :func:`~.evaluation.column_reveal_facts` (see :meth:`current_reveal_facts`); :attr:`moves`
+    and :attr:`children` keep what :meth:`move` and :meth:`children_of` worked out.  Ids are
+    handed out in the order columns are first met.
     """
 
     def __init__(self, flexible: bool) -> None:
@@ -73,7 +81,7 @@ class ColumnTable:
         self.reveal_facts: list[int] = []
         self.moves: dict[int, tuple[int, int, int]] = {}  # by move_key(src, dst, count)
         self.children: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
-        self._scores: dict[tuple[float, ...], _IdScores] = {}
+        self._scores: dict[tuple[float, ...], IdScores] = {}
         self._lock = threading.Lock()
         self.intern(())
         self.intern((UNKNOWN,))
@@ -90,16 +98,24 @@ class ColumnTable:
         if known is not None:
             return known
         info = column_info(column, self.flexible)
-        facts = column_reveal_facts(column)
         with self._lock:
             known = self.ids.get(column)
             if known is not None:
                 return known
             self.cards.append(column)
             self.infos.append(info)
-            self.reveal_facts.append(facts)
             new = self.ids[column] = len(self.cards) - 1
         return new
+
+    def current_reveal_facts(self) -> list[int]:
+        """:attr:`reveal_facts`, once it holds those of every column of the table (it is extended
+        here: only the lookahead of 4-suit classic games reads them)."""
+        facts, cards = self.reveal_facts, self.cards
+        if len(facts) < len(cards):
+            with self._lock:
+                for column in cards[len(facts) :]:
+                    facts.append(column_reveal_facts(column))
+        return facts
 
     def columns(self, ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """The columns of a position given by ids."""
@@ -134,39 +150,54 @@ class ColumnTable:
         self.children[ids, down] = moves
         return moves
 
-    def scores_for(self, scores: ColumnScores) -> _IdScores:
-        """``scores`` by ``2 * id + (face-down cards under it > 0)``: a column's score depends on
-        whether cards lie under it, not on how many."""
+    def scores_for(self, scores: ColumnScores) -> IdScores:
+        """``scores`` by ``2 * id + (face-down cards under it > 0)`` (a column's score depends on
+        whether cards lie under it, not on how many), kept for every column of the table."""
         weights = (scores.suited, scores.linked, scores.breaks, scores.cover, scores.covered_breaks)
         by_id = self._scores.get(weights)
         if by_id is None:
-            by_id = self._scores[weights] = _IdScores(self.cards, scores)
+            by_id = self._scores[weights] = IdScores(self, scores)
         return by_id
 
 
-class _IdScores(dict[int, float]):
-    """Column scores keyed by ``2 * id + covered``, worked out on first use from the
-    :class:`~.evaluation.ColumnScores` of the same weights."""
+@final
+class IdScores:
+    """Column scores in a list by ``2 * id + covered`` (:meth:`ColumnTable.scores_for`): read by
+    index, where the lookahead reads four per position it generates."""
 
-    def __init__(self, cards: list[tuple[int, ...]], scores: ColumnScores) -> None:
-        super().__init__()
-        self.cards = cards
+    def __init__(self, table: ColumnTable, scores: ColumnScores) -> None:
+        self.table = table
         self.scores = scores
+        self.values: list[float] = []
+        self._lock = threading.Lock()  # searches in several threads may share it
 
-    def __missing__(self, key: int) -> float:
-        score = self[key] = self.scores[self.cards[key >> 1], key & 1]
-        return score
+    def current(self) -> list[float]:
+        """:attr:`values`, once it holds the scores of every column of the table (it is
+        extended here; the scores are those of the :class:`~.evaluation.ColumnScores`)."""
+        values, table = self.values, self.table
+        if len(values) < 2 * len(table.cards):
+            with self._lock:
+                for column in table.cards[len(values) >> 1 :]:
+                    uncovered, covered = self.scores.both(column)
+                    values.append(uncovered)
+                    values.append(covered)
+        return values
 
 
-_tables: dict[bool, ColumnTable] = {}
+TableUse = Literal["lookahead", "nomoves"]
+"""Which search a table serves: the lookahead's columns and the no-more-moves search's are kept
+apart (the lookahead scores every column of its table)."""
+
+_tables: dict[tuple[bool, TableUse], ColumnTable] = {}
 
 
-def column_table(flexible: bool) -> ColumnTable:
-    """The table for the rule (``flexible`` or classic), a new one once the last is large.
+def column_table(flexible: bool, use: TableUse = "lookahead") -> ColumnTable:
+    """The table for the rule (``flexible`` or classic) and the search (``use``), a new one
+    once the last is large.
 
     A search keeps the table it started with, so starting a new one never changes ids under a
     search that is running."""
-    table = _tables.get(flexible)
+    table = _tables.get((flexible, use))
     if table is None or len(table) > _TABLE_LIMIT or len(table.moves) > 4 * _TABLE_LIMIT:
-        table = _tables[flexible] = ColumnTable(flexible)
+        table = _tables[flexible, use] = ColumnTable(flexible)
     return table

@@ -73,12 +73,17 @@ class ColumnScores(dict[tuple[tuple[int, ...], int], float]):
         depends on the variant."""
         return self[column, down]
 
-    def _compute(self, column: tuple[int, ...], down: int) -> float:
+    def both(self, column: tuple[int, ...]) -> tuple[float, float]:
+        """:meth:`score` of ``column`` with no face-down card under it, and with some."""
+        if not column:
+            return 0.0, 0.0
         suited, linked, breaks = link_counts(column)
         score = self.suited * suited + self.linked * linked - self.breaks * breaks
-        if down:
-            score -= self.cover * len(column) + self.covered_breaks * breaks
-        return score
+        return score, score - (self.cover * len(column) + self.covered_breaks * breaks)
+
+    def _compute(self, column: tuple[int, ...], down: int) -> float:
+        uncovered, covered = self.both(column)
+        return covered if down else uncovered
 
 
 _column_scores_by_weights: dict[ColumnWeights, ColumnScores] = {}
@@ -152,14 +157,17 @@ class Reveal:
     def __init__(self, view: VisibleView, params: HintParams | None = None) -> None:
         if params is None:
             params = HintParams.for_view(view)
-        counts = view.unseen_cards()
-        total = sum(counts.values()) or 1
+        counts = view.unseen_counts()
+        total = 0
+        for count in counts:
+            total += count
+        total = total or 1
         self.card = [0.0] * 64  # chance by engine int (suit << 4 | rank; ranks 0 and 14-15 stay 0)
         self.rank = [0.0] * 16  # chance by rank
-        for card in sorted(counts):  # by card (each once): ints sort faster than pairs
-            count = counts[card]
-            self.card[card] += count / total
-            self.rank[card & 15] += count / total
+        for card, count in enumerate(counts):  # by card, in increasing order
+            if count:
+                self.card[card] += count / total
+                self.rank[card & 15] += count / total
         self.turn = params.reveal_free * params.turn
         self.empty = params.reveal_free * params.empty
         self.suited = params.reveal_suited

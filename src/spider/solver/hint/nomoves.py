@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from spider.game import Game
 from spider.moves import Move
@@ -75,6 +75,38 @@ def _key(column_ids: list[int], down: tuple[int, ...]) -> _Key:
     return tuple(sorted([column_ids[index] << 8 | under for index, under in enumerate(down)]))
 
 
+_NOTHING: Final = 1 << 60
+"""Above every value of a :data:`_Key`."""
+
+
+def _replaced(key: _Key, old_a: int, old_b: int, new_a: int, new_b: int) -> _Key:
+    """The :func:`_key` of a child: ``key`` with the values ``old_a`` and ``old_b`` of the two
+    columns a move changed taken out and their new values put in, in order (one pass over the
+    sorted key, where sorting again would compare and move every value)."""
+    if new_b < new_a:
+        new_a, new_b = new_b, new_a
+    items: list[int] = []
+    for value in key:
+        if value == old_a:
+            old_a = -1  # taken out once (values are never negative)
+            continue
+        if value == old_b:
+            old_b = -1
+            continue
+        if new_a <= value:
+            items.append(new_a)
+            new_a, new_b = new_b, _NOTHING
+            if new_a <= value:
+                items.append(new_a)
+                new_a = _NOTHING
+        items.append(value)
+    if new_a < _NOTHING:
+        items.append(new_a)
+        if new_b < _NOTHING:
+            items.append(new_b)
+    return tuple(items)
+
+
 def check_no_moves(
     source: Game | VisibleView, node_limit: int = DEFAULT_NODE_LIMIT
 ) -> NoMovesReport:
@@ -104,11 +136,11 @@ def find_useful_line(
     down = view.down
     # No card turns on these paths, so ``down`` never changes.  ``parents`` is the
     # transposition set and remembers how each position was reached (by a packed move,
-    # :func:`~.pruned_moves.pack`), to rebuild the line.  A column is its id in the hint's
-    # :class:`~.column_table.ColumnTable`, which knows the groups it can move and what a move
-    # leaves, so the moves of a position (in the order of ``visible_moves``) and their results
-    # are looked up.
-    table = column_table(view.flexible)
+    # :func:`~.pruned_moves.pack`), to rebuild the line.  A column is its id in a
+    # :class:`~.column_table.ColumnTable` (the one this search keeps), which knows the groups
+    # it can move and what a move leaves, so the moves of a position (in the order of
+    # ``visible_moves``) and their results are looked up.
+    table = column_table(view.flexible, "nomoves")
     infos, table_moves = table.infos, table.moves
     start_ids = [table.intern(column) for column in view.columns]
     start_key = _key(start_ids, down)
@@ -137,7 +169,13 @@ def find_useful_line(
                     child_ids = column_ids.copy()
                     child_ids[src] = moved[0]
                     child_ids[dst] = moved[1]
-                    key = _key(child_ids, down)
+                    key = _replaced(
+                        here,
+                        source << 8 | down[src],
+                        target << 8 | down[dst],
+                        moved[0] << 8 | down[src],
+                        moved[1] << 8 | down[dst],
+                    )
                     if key in parents:
                         continue
                     if len(parents) >= node_limit:
