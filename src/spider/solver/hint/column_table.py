@@ -20,11 +20,9 @@ from __future__ import annotations
 import threading
 from typing import Final, Literal, final
 
-from spider.moves import Move
-from spider.rules import RUN_LENGTH, UNKNOWN
+from spider.rules import RUN_LENGTH, UNKNOWN, completes_run
 from spider.solver.hint.evaluation import ColumnScores, column_reveal_facts
 from spider.solver.hint.pruned_moves import Info, column_info, useful_packed_moves
-from spider.solver.view import apply_visible
 
 __all__ = [
     "EMPTY_ID",
@@ -49,11 +47,6 @@ new one: a few megabytes, also in the browser."""
 _CHILDREN_LIMIT: Final = 20_000
 """Positions whose moves a table keeps (it forgets them all at once past this): the positions of
 about ten hints, enough for the next hint to find those of the last."""
-
-
-_NOTHING_DOWN: Final = (0, 0)
-_ONTO_SECOND: Final = [Move(0, 1, count) for count in range(RUN_LENGTH + 1)]
-"""The move of ``count`` cards from the first of two columns onto the second, by ``count``."""
 
 
 def move_key(src: int, dst: int, count: int) -> int:
@@ -131,12 +124,15 @@ class ColumnTable:
         known = self.moves.get(key)
         if known is not None:
             return known
-        # The two columns alone, with nothing face down under them: apply_visible plays the
-        # move and removes a completed run, and no card turns (the search turns it).
-        (left, after), _, _, run_suit = apply_visible(
-            (self.cards[src], self.cards[dst]), _NOTHING_DOWN, _ONTO_SECOND[count]
-        )
-        result = self.moves[key] = (self.intern(left), self.intern(after), run_suit)
+        # The two columns alone, with nothing face down under them, played as apply_visible
+        # plays a move (a completed run leaves at once); no card turns (the search turns it).
+        source = self.cards[src]
+        after = self.cards[dst] + source[-count:]
+        run_suit = -1
+        if after[-1] & 15 == 1 and completes_run(after, 0):
+            run_suit = after[-1] >> 4
+            after = after[:-RUN_LENGTH]
+        result = self.moves[key] = (self.intern(source[:-count]), self.intern(after), run_suit)
         return result
 
     def children_of(self, ids: tuple[int, ...], down: tuple[int, ...]) -> tuple[int, ...]:

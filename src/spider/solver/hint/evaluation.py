@@ -303,15 +303,21 @@ class Evaluation:
 
     def value(self, columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
         """Heuristic value of a visible position reached from the root by card moves."""
-        down_now = sum(down)
-        cards = sum(map(len, columns)) + down_now
+        if len(columns) != len(down):
+            raise ValueError(f"{len(columns)} columns but {len(down)} face-down counts")
+        down_now = 0
+        cards = 0
+        for index, column in enumerate(columns):
+            down_now += down[index]
+            cards += len(column)
+        cards += down_now
         runs = (total0 - cards) // RUN_LENGTH
         score = float(
             self.run * runs + self.turn * (down0 - down_now) + self.empty * columns.count(())
         )
-        column_score = self.column_scores.score
-        for column, count in zip(columns, down, strict=True):
-            score += column_score(column, count)
+        scores = self.column_scores
+        for index, column in enumerate(columns):
+            score += scores[column, down[index]]
         return score
 
 
