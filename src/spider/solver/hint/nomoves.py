@@ -79,6 +79,53 @@ _NOTHING: Final = 1 << 60
 """Above every value of a :data:`_Key`."""
 
 
+_MIX: Final = 0x27D4EB2F
+"""The multiplier of a key value's share of the hash: below ``1 << 30``, as the values are, so
+that the compiled build multiplies machine words."""
+_MIX_BITS: Final = (1 << 58) - 1
+_HASH_BITS: Final = (1 << 61) - 1
+
+
+def _mixed(value: int) -> int:
+    """A key value's share of the hash: scrambled (multiplied, then its high bits folded in),
+    so that different sets of values seldom sum to the same hash."""
+    mixed = value * _MIX
+    return (mixed ^ mixed >> 29) & _MIX_BITS
+
+
+def _same(known: _Key, key: _Key, old_a: int, old_b: int, new_a: int, new_b: int) -> bool:
+    """Whether ``known`` is :func:`_replaced` of the other arguments, without building it."""
+    if new_b < new_a:
+        new_a, new_b = new_b, new_a
+    index = 0
+    for value in key:
+        if value == old_a:
+            old_a = -1  # taken out once (values are never negative)
+            continue
+        if value == old_b:
+            old_b = -1
+            continue
+        if new_a <= value:
+            if known[index] != new_a:
+                return False
+            index += 1
+            new_a, new_b = new_b, _NOTHING
+            if new_a <= value:
+                if known[index] != new_a:
+                    return False
+                index += 1
+                new_a = _NOTHING
+        if known[index] != value:
+            return False
+        index += 1
+    if new_a < _NOTHING:
+        if known[index] != new_a:
+            return False
+        if new_b < _NOTHING and known[index + 1] != new_b:
+            return False
+    return True
+
+
 def _replaced(key: _Key, old_a: int, old_b: int, new_a: int, new_b: int) -> _Key:
     """The :func:`_key` of a child: ``key`` with the values ``old_a`` and ``old_b`` of the two
     columns a move changed taken out and their new values put in, in order (one pass over the
@@ -145,10 +192,17 @@ def find_useful_line(
     start_ids = [table.intern(column) for column in view.columns]
     start_key = _key(start_ids, down)
     parents: dict[_Key, tuple[_Key, int] | None] = {start_key: None}
-    frontier: deque[tuple[list[int], _Key]] = deque([(start_ids, start_key)])
+    # A key by a hash of its values (their _mixed summed), which a move changes by the values of
+    # its two columns: most children were met before, and are told by this hash and one pass
+    # over the key it names, without a key of their own (see _same).
+    start_hash = 0
+    for value in start_key:
+        start_hash = (start_hash + _mixed(value)) & _HASH_BITS
+    by_hash = {start_hash: start_key}
+    frontier: deque[tuple[list[int], _Key, int]] = deque([(start_ids, start_key, start_hash)])
     breadth = order == "breadth"
     while frontier:
-        column_ids, here = frontier.popleft() if breadth else frontier.pop()
+        column_ids, here, here_hash = frontier.popleft() if breadth else frontier.pop()
         targets, empties = destination_index([infos[column_id].top for column_id in column_ids])
         for src, source in enumerate(column_ids):
             info = infos[source]
@@ -166,22 +220,26 @@ def find_useful_line(
                         moved = table.move(source, target, count)
                     if moved[2] >= 0:  # it completes a run
                         return NoMovesReport("useful", len(parents), _line(parents, here, packed))
-                    child_ids = column_ids.copy()
-                    child_ids[src] = moved[0]
-                    child_ids[dst] = moved[1]
-                    key = _replaced(
-                        here,
-                        source << 8 | down[src],
-                        target << 8 | down[dst],
-                        moved[0] << 8 | down[src],
-                        moved[1] << 8 | down[dst],
-                    )
-                    if key in parents:
-                        continue
+                    old_a, old_b = source << 8 | down[src], target << 8 | down[dst]
+                    new_a, new_b = moved[0] << 8 | down[src], moved[1] << 8 | down[dst]
+                    child_hash = (
+                        here_hash - _mixed(old_a) - _mixed(old_b) + _mixed(new_a) + _mixed(new_b)
+                    ) & _HASH_BITS
+                    known = by_hash.get(child_hash)
+                    if known is not None and _same(known, here, old_a, old_b, new_a, new_b):
+                        continue  # met before
+                    key = _replaced(here, old_a, old_b, new_a, new_b)
+                    if known is not None and key in parents:
+                        continue  # met before, under a hash another key has
                     if len(parents) >= node_limit:
                         return NoMovesReport("unknown", len(parents))
                     parents[key] = (here, packed)
-                    frontier.append((child_ids, key))
+                    if known is None:
+                        by_hash[child_hash] = key
+                    child_ids = column_ids.copy()
+                    child_ids[src] = moved[0]
+                    child_ids[dst] = moved[1]
+                    frontier.append((child_ids, key, child_hash))
     return NoMovesReport("no-moves", len(parents))
 
 
