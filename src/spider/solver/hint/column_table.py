@@ -18,7 +18,7 @@ always id 0, so ``not column_id`` still says "empty".
 from __future__ import annotations
 
 import threading
-from typing import Final, Literal, final
+from typing import Final, final
 
 from spider.rules import RUN_LENGTH, UNKNOWN, completes_run
 from spider.solver.hint.evaluation import ColumnScores, column_reveal_facts
@@ -29,7 +29,6 @@ __all__ = [
     "UNKNOWN_ID",
     "ColumnTable",
     "IdScores",
-    "TableUse",
     "column_table",
     "move_key",
 ]
@@ -180,20 +179,15 @@ class IdScores:
         return values
 
 
-TableUse = Literal["lookahead", "nomoves"]
-"""Which search a table serves: the lookahead's columns and the no-more-moves search's are kept
-apart (the lookahead scores every column of its table)."""
-
-_tables: dict[tuple[bool, TableUse], ColumnTable] = {}
+_tables: dict[bool, ColumnTable] = {}
 
 
-def column_table(flexible: bool, use: TableUse = "lookahead") -> ColumnTable:
-    """The table for the rule (``flexible`` or classic) and the search (``use``), a new one
-    once the last is large.
+def column_table(flexible: bool) -> ColumnTable:
+    """The table for the rule (``flexible`` or classic), a new one once the last is large.
 
     A search keeps the table it started with, so starting a new one never changes ids under a
     search that is running."""
-    table = _tables.get((flexible, use))
+    table = _tables.get(flexible)
     if table is None or len(table) > _TABLE_LIMIT or len(table.moves) > 4 * _TABLE_LIMIT:
-        table = _tables[flexible, use] = ColumnTable(flexible)
+        table = _tables[flexible] = ColumnTable(flexible)
     return table

@@ -183,11 +183,11 @@ def find_useful_line(
     down = view.down
     # No card turns on these paths, so ``down`` never changes.  ``parents`` is the
     # transposition set and remembers how each position was reached (by a packed move,
-    # :func:`~.pruned_moves.pack`), to rebuild the line.  A column is its id in a
-    # :class:`~.column_table.ColumnTable` (the one this search keeps), which knows the groups
-    # it can move and what a move leaves, so the moves of a position (in the order of
-    # ``visible_moves``) and their results are looked up.
-    table = column_table(view.flexible, "nomoves")
+    # :func:`~.pruned_moves.pack`), to rebuild the line.  A column is its id in the hint's
+    # :class:`~.column_table.ColumnTable`, which knows the groups it can move and what a move
+    # leaves, so the moves of a position (in the order of ``visible_moves``) and their results
+    # are looked up.
+    table = column_table(view.flexible)
     infos, table_moves = table.infos, table.moves
     start_ids = [table.intern(column) for column in view.columns]
     start_key = _key(start_ids, down)
