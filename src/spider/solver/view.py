@@ -159,6 +159,40 @@ class VisibleView:
                 counts[suit << 4 | rank] = counts.get(suit << 4 | rank, 0) - 1
         return {card: count for card, count in counts.items() if count > 0}
 
+    def unseen_counts(self) -> list[int]:
+        """:meth:`unseen_cards` as a list by engine int (64 entries, 0 for a card with no copy
+        left), faster to build and to read; a card a hand-built view holds outside the deck
+        counts no copy."""
+        counts = _deck_list(self.game, self.suits).copy()
+        for column in self.columns:
+            for card in column:
+                if 0 < card < _CARD_INTS:
+                    counts[card] -= 1
+        for suit in self.removed_suits:
+            if 0 <= suit < _CARD_INTS >> 4:
+                for rank in range(1, RUN_LENGTH + 1):
+                    counts[suit << 4 | rank] -= 1
+        return [count if count > 0 else 0 for count in counts]
+
+
+_CARD_INTS: Final = 64
+"""Engine ints of cards are below this (``suit << 4 | rank``, four suits)."""
+
+_DECK_LISTS: Final[dict[tuple[str, int], list[int]]] = {}
+"""The copies of each card in the deck of each (game, suits), by engine int, counted once."""
+
+
+def _deck_list(game: str, suits: int) -> list[int]:
+    """The copies of each card of the deck of ``game`` with ``suits`` suits by engine int (read
+    only)."""
+    known = _DECK_LISTS.get((game, suits))
+    if known is None:
+        known = [0] * _CARD_INTS
+        for card, copies in _deck_counts(game, suits).items():
+            known[card] = copies
+        _DECK_LISTS[game, suits] = known
+    return known
+
 
 _DECK_COUNTS: Final[dict[tuple[str, int], dict[int, int]]] = {}
 """The copies of each card in the deck of each (game, suits), counted once."""

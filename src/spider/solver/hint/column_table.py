@@ -18,15 +18,20 @@ always id 0, so ``not column_id`` still says "empty".
 from __future__ import annotations
 
 import threading
-from typing import Final
+from typing import Final, final
 
-from spider.moves import Move
-from spider.rules import RUN_LENGTH, UNKNOWN
-from spider.solver.hint.evaluation import ColumnScores
+from spider.rules import RUN_LENGTH, UNKNOWN, completes_run
+from spider.solver.hint.evaluation import ColumnScores, column_reveal_facts
 from spider.solver.hint.pruned_moves import Info, column_info, useful_packed_moves
-from spider.solver.view import apply_visible
 
-__all__ = ["EMPTY_ID", "UNKNOWN_ID", "ColumnTable", "column_table", "move_key"]
+__all__ = [
+    "EMPTY_ID",
+    "UNKNOWN_ID",
+    "ColumnTable",
+    "IdScores",
+    "column_table",
+    "move_key",
+]
 
 EMPTY_ID: Final = 0
 """The id of the empty column in every table."""
@@ -43,11 +48,6 @@ _CHILDREN_LIMIT: Final = 20_000
 about ten hints, enough for the next hint to find those of the last."""
 
 
-_NOTHING_DOWN: Final = (0, 0)
-_ONTO_SECOND: Final = [Move(0, 1, count) for count in range(RUN_LENGTH + 1)]
-"""The move of ``count`` cards from the first of two columns onto the second, by ``count``."""
-
-
 def move_key(src: int, dst: int, count: int) -> int:
     """The key of :attr:`ColumnTable.moves` for ``count`` cards from column id ``src`` onto
     column id ``dst``: one int (ids stay far below 2**28, counts below 16), which hashes and
@@ -58,10 +58,11 @@ def move_key(src: int, dst: int, count: int) -> int:
 class ColumnTable:
     """Every face-up column a search met, by id, with what the search asks of it.
 
-    ``cards[id]`` is the column and ``infos[id]`` its :func:`~.pruned_moves.column_info` (under
-    the rule the table was made for); :attr:`moves` and :attr:`children` keep what :meth:`move`
-    and :meth:`children_of` worked out.  Ids are handed out in the order columns
-    are first met.
+    ``cards[id]`` is the column, ``infos[id]`` its :func:`~.pruned_moves.column_info` (under
+    the rule the table was made for) and ``reveal_facts[id]`` its
+    :func:`~.evaluation.column_reveal_facts` (see :meth:`current_reveal_facts`); :attr:`moves`
+    and :attr:`children` keep what :meth:`move` and :meth:`children_of` worked out.  Ids are
+    handed out in the order columns are first met.
     """
 
     def __init__(self, flexible: bool) -> None:
@@ -69,9 +70,10 @@ class ColumnTable:
         self.ids: dict[tuple[int, ...], int] = {}
         self.cards: list[tuple[int, ...]] = []
         self.infos: list[Info] = []
+        self.reveal_facts: list[int] = []
         self.moves: dict[int, tuple[int, int, int]] = {}  # by move_key(src, dst, count)
         self.children: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
-        self._scores: dict[tuple[float, ...], _IdScores] = {}
+        self._scores: dict[tuple[float, ...], IdScores] = {}
         self._lock = threading.Lock()
         self.intern(())
         self.intern((UNKNOWN,))
@@ -97,6 +99,16 @@ class ColumnTable:
             new = self.ids[column] = len(self.cards) - 1
         return new
 
+    def current_reveal_facts(self) -> list[int]:
+        """:attr:`reveal_facts`, once it holds those of every column of the table (it is extended
+        here: only the lookahead of 4-suit classic games reads them)."""
+        facts, cards = self.reveal_facts, self.cards
+        if len(facts) < len(cards):
+            with self._lock:
+                for column in cards[len(facts) :]:
+                    facts.append(column_reveal_facts(column))
+        return facts
+
     def columns(self, ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """The columns of a position given by ids."""
         cards = self.cards
@@ -111,12 +123,15 @@ class ColumnTable:
         known = self.moves.get(key)
         if known is not None:
             return known
-        # The two columns alone, with nothing face down under them: apply_visible plays the
-        # move and removes a completed run, and no card turns (the search turns it).
-        (left, after), _, _, run_suit = apply_visible(
-            (self.cards[src], self.cards[dst]), _NOTHING_DOWN, _ONTO_SECOND[count]
-        )
-        result = self.moves[key] = (self.intern(left), self.intern(after), run_suit)
+        # The two columns alone, with nothing face down under them, played as apply_visible
+        # plays a move (a completed run leaves at once); no card turns (the search turns it).
+        source = self.cards[src]
+        after = self.cards[dst] + source[-count:]
+        run_suit = -1
+        if after[-1] & 15 == 1 and completes_run(after, 0):
+            run_suit = after[-1] >> 4
+            after = after[:-RUN_LENGTH]
+        result = self.moves[key] = (self.intern(source[:-count]), self.intern(after), run_suit)
         return result
 
     def children_of(self, ids: tuple[int, ...], down: tuple[int, ...]) -> tuple[int, ...]:
@@ -130,28 +145,38 @@ class ColumnTable:
         self.children[ids, down] = moves
         return moves
 
-    def scores_for(self, scores: ColumnScores) -> _IdScores:
-        """``scores`` by ``2 * id + (face-down cards under it > 0)``: a column's score depends on
-        whether cards lie under it, not on how many."""
+    def scores_for(self, scores: ColumnScores) -> IdScores:
+        """``scores`` by ``2 * id + (face-down cards under it > 0)`` (a column's score depends on
+        whether cards lie under it, not on how many), kept for every column of the table."""
         weights = (scores.suited, scores.linked, scores.breaks, scores.cover, scores.covered_breaks)
         by_id = self._scores.get(weights)
         if by_id is None:
-            by_id = self._scores[weights] = _IdScores(self.cards, scores)
+            by_id = self._scores[weights] = IdScores(self, scores)
         return by_id
 
 
-class _IdScores(dict[int, float]):
-    """Column scores keyed by ``2 * id + covered``, worked out on first use from the
-    :class:`~.evaluation.ColumnScores` of the same weights."""
+@final
+class IdScores:
+    """Column scores in a list by ``2 * id + covered`` (:meth:`ColumnTable.scores_for`): read by
+    index, where the lookahead reads four per position it generates."""
 
-    def __init__(self, cards: list[tuple[int, ...]], scores: ColumnScores) -> None:
-        super().__init__()
-        self.cards = cards
+    def __init__(self, table: ColumnTable, scores: ColumnScores) -> None:
+        self.table = table
         self.scores = scores
+        self.values: list[float] = []
+        self._lock = threading.Lock()  # searches in several threads may share it
 
-    def __missing__(self, key: int) -> float:
-        score = self[key] = self.scores[self.cards[key >> 1], key & 1]
-        return score
+    def current(self) -> list[float]:
+        """:attr:`values`, once it holds the scores of every column of the table (it is
+        extended here; the scores are those of the :class:`~.evaluation.ColumnScores`)."""
+        values, table = self.values, self.table
+        if len(values) < 2 * len(table.cards):
+            with self._lock:
+                for column in table.cards[len(values) >> 1 :]:
+                    uncovered, covered = self.scores.both(column)
+                    values.append(uncovered)
+                    values.append(covered)
+        return values
 
 
 _tables: dict[bool, ColumnTable] = {}

@@ -21,11 +21,14 @@ from spider.solver.params import HintParams
 from spider.solver.view import UNKNOWN, VisibleView, group_length
 
 __all__ = [
+    "EMPTY_COLUMN",
+    "UNKNOWN_TOP",
     "ColumnScores",
     "ColumnWeights",
     "Columns",
     "Evaluation",
     "Reveal",
+    "column_reveal_facts",
     "column_scores",
     "four_suit_classic",
     "is_loose",
@@ -70,12 +73,17 @@ class ColumnScores(dict[tuple[tuple[int, ...], int], float]):
         depends on the variant."""
         return self[column, down]
 
-    def _compute(self, column: tuple[int, ...], down: int) -> float:
+    def both(self, column: tuple[int, ...]) -> tuple[float, float]:
+        """:meth:`score` of ``column`` with no face-down card under it, and with some."""
+        if not column:
+            return 0.0, 0.0
         suited, linked, breaks = link_counts(column)
         score = self.suited * suited + self.linked * linked - self.breaks * breaks
-        if down:
-            score -= self.cover * len(column) + self.covered_breaks * breaks
-        return score
+        return score, score - (self.cover * len(column) + self.covered_breaks * breaks)
+
+    def _compute(self, column: tuple[int, ...], down: int) -> float:
+        uncovered, covered = self.both(column)
+        return covered if down else uncovered
 
 
 _column_scores_by_weights: dict[ColumnWeights, ColumnScores] = {}
@@ -149,84 +157,126 @@ class Reveal:
     def __init__(self, view: VisibleView, params: HintParams | None = None) -> None:
         if params is None:
             params = HintParams.for_view(view)
-        counts = view.unseen_cards()
-        total = sum(counts.values()) or 1
+        counts = view.unseen_counts()
+        total = 0
+        for count in counts:
+            total += count
+        total = total or 1
         self.card = [0.0] * 64  # chance by engine int (suit << 4 | rank; ranks 0 and 14-15 stay 0)
         self.rank = [0.0] * 16  # chance by rank
-        for card in sorted(counts):  # by card (each once): ints sort faster than pairs
-            count = counts[card]
-            self.card[card] += count / total
-            self.rank[card & 15] += count / total
+        for card, count in enumerate(counts):  # by card, in increasing order
+            if count:
+                self.card[card] += count / total
+                self.rank[card & 15] += count / total
         self.turn = params.reveal_free * params.turn
         self.empty = params.reveal_free * params.empty
         self.suited = params.reveal_suited
         self.loose = params.reveal_loose
+        # The sums over sets of cards or ranks (as bits) met so far, by set (see value_of_facts).
+        self._moves: dict[int, float] = {}
+        self._suited: dict[int, float] = {}
+        self._also: dict[int, float] = {}
+        self._loose: dict[int, float] = {}
 
     def value(self, columns: Columns, down: tuple[int, ...]) -> float:
         """The expected worth of the unknown top cards of ``columns`` (0 when there are none)."""
-        card, rank = self.card, self.rank
-        top_cards: set[int] = set()
-        top_ranks: set[int] = set()
-        bases: set[int] = set()
-        loose_ranks: set[int] = set()
-        unknown: list[int] = []
-        facts_of = _reveal_facts
-        for index, column in enumerate(columns):
-            if not column:
+        known = _reveal_facts
+        facts = []
+        for column in columns:
+            fact = known.get(column)
+            if fact is None:
+                if len(known) > 100_000:
+                    known.clear()
+                fact = known[column] = column_reveal_facts(column)
+            facts.append(fact)
+        return self.value_of_facts(facts, down)
+
+    def value_of_facts(self, facts: list[int], down: tuple[int, ...]) -> float:
+        """:meth:`value` of the columns whose :func:`column_reveal_facts` are ``facts``.
+
+        The facts are gathered as bits (by card or rank, a set of small ints), and each sum
+        is taken over them in increasing order, as over a sorted set, from 0.0; the sums of a
+        search's few distinct sets of bits are kept."""
+        top_cards = top_ranks = bases = loose_ranks = 0
+        unknown = False
+        for fact in facts:
+            if fact < 0:
+                if fact == UNKNOWN_TOP:
+                    unknown = True
                 continue
-            facts = facts_of.get(column)
-            if facts is None:
-                facts = _column_reveal_facts(column)
-            top, base, is_loose = facts
-            if top == UNKNOWN:
-                unknown.append(index)
-                continue
-            top_cards.add(top)
-            top_ranks.add(top & 15)
-            if base >= 0:
-                bases.add(base)
-                if is_loose:
-                    loose_ranks.add(base & 15)
+            top = fact & 63
+            top_cards |= 1 << top
+            top_ranks |= 1 << (top & 15)
+            base = fact >> 6 & 63
+            if base:
+                bases |= 1 << base
+                if fact >> 12:
+                    loose_ranks |= 1 << (base & 15)
         if not unknown:
             return 0.0
-        # Sums in sorted order, from 0.0 (floats even when empty), in plain loops (compiled, a
-        # loop adds floats in place where sum() drives a generator object).
-        moves = suited = loose = 0.0
-        for top in sorted(top_ranks):
-            moves += rank[top - 1]
-        for top in sorted(top_cards):
-            suited += card[top - 1]
-        also = 0.0
-        for base in sorted(bases):
-            also += card[base + 1]
+        card, rank = self.card, self.rank
+        moves = self._moves.get(top_ranks)
+        if moves is None:
+            moves = self._moves[top_ranks] = _bits_sum(top_ranks, rank, -1)
+        suited = self._suited.get(top_cards)
+        if suited is None:
+            suited = self._suited[top_cards] = _bits_sum(top_cards, card, -1)
+        also = self._also.get(bases)
+        if also is None:
+            also = self._also[bases] = _bits_sum(bases, card, 1)
         suited += also
-        for base in sorted(loose_ranks):
-            loose += rank[base + 1]
+        loose = self._loose.get(loose_ranks)
+        if loose is None:
+            loose = self._loose[loose_ranks] = _bits_sum(loose_ranks, rank, 1)
         common = self.suited * suited + self.loose * loose
         total = 0.0
-        for index in unknown:
-            total += common + (self.turn if down[index] else self.empty) * moves
+        for index, fact in enumerate(facts):
+            if fact == UNKNOWN_TOP:
+                total += common + (self.turn if down[index] else self.empty) * moves
         return total
 
 
-_RevealFacts = tuple[int, int, bool]
-_reveal_facts: dict[tuple[int, ...], _RevealFacts] = {}
-"""What :meth:`Reveal.value` reads of each (non-empty) column, by column: a column recurs in
-many positions of a search, and its facts cost more to find than to look up."""
+def _bits_sum(bits: int, chances: list[float], offset: int) -> float:
+    """The sum of ``chances[b + offset]`` over the set bits ``b`` of ``bits``, lowest first, from
+    0.0: the order of a sum over a sorted set, so the same float."""
+    total = 0.0
+    index = 0
+    while bits:
+        if bits & 1:
+            total += chances[index + offset]
+        bits >>= 1
+        index += 1
+    return total
 
 
-def _column_reveal_facts(column: tuple[int, ...]) -> _RevealFacts:
-    """A column's top card, the bottom card of its top one-suit group unless that is a King (-1
-    then, or when the top is unknown) and whether that group is loose (cached)."""
+EMPTY_COLUMN: Final = -2
+"""The :func:`column_reveal_facts` of an empty column."""
+
+_LOOSE: Final = 1 << 12
+"""The bit of :func:`column_reveal_facts` that says its top group is loose."""
+
+UNKNOWN_TOP: Final = -1
+"""The :func:`column_reveal_facts` of a column whose top card is unknown."""
+
+_reveal_facts: dict[tuple[int, ...], int] = {}
+"""What :meth:`Reveal.value` reads of each column, by column: a column recurs in many positions
+of a search, and its facts cost more to find than to look up."""
+
+
+def column_reveal_facts(column: tuple[int, ...]) -> int:
+    """What :meth:`Reveal.value` reads of a column, as one int: :data:`EMPTY_COLUMN`,
+    :data:`UNKNOWN_TOP`, or its top card, plus ``<< 6`` the bottom card of its top one-suit
+    group unless that is a King (0 then) and ``<< 12`` whether that group is loose."""
+    if not column:
+        return EMPTY_COLUMN
     top = column[-1]
-    base, loose = -1, False
-    if top != UNKNOWN:
+    if top == UNKNOWN:
+        facts = UNKNOWN_TOP
+    else:
+        facts = top
         length = group_length(column, False)
         if (column[-length] & 15) < 13:
-            base, loose = column[-length], is_loose(column, length)
-    if len(_reveal_facts) > 100_000:
-        _reveal_facts.clear()
-    facts = _reveal_facts[column] = (top, base, loose)
+            facts |= column[-length] << 6 | (_LOOSE if is_loose(column, length) else 0)
     return facts
 
 
@@ -253,15 +303,21 @@ class Evaluation:
 
     def value(self, columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
         """Heuristic value of a visible position reached from the root by card moves."""
-        down_now = sum(down)
-        cards = sum(map(len, columns)) + down_now
+        if len(columns) != len(down):
+            raise ValueError(f"{len(columns)} columns but {len(down)} face-down counts")
+        down_now = 0
+        cards = 0
+        for index, column in enumerate(columns):
+            down_now += down[index]
+            cards += len(column)
+        cards += down_now
         runs = (total0 - cards) // RUN_LENGTH
         score = float(
             self.run * runs + self.turn * (down0 - down_now) + self.empty * columns.count(())
         )
-        column_score = self.column_scores.score
-        for column, count in zip(columns, down, strict=True):
-            score += column_score(column, count)
+        scores = self.column_scores
+        for index, column in enumerate(columns):
+            score += scores[column, down[index]]
         return score
 
 

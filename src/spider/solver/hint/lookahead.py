@@ -17,6 +17,7 @@ the game has been in (``visited``) is never ranked.
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -91,10 +92,15 @@ class Lookahead:
         self.nodes = 0
         self.table = table = column_table(view.flexible)
         self.id_scores = table.scores_for(self.scores)
-        self.seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+        # The column ids of the positions met, by face-down counts: a move that turns no card
+        # keeps its position's counts, so a child is looked up by its ids alone.
+        self.seen: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
         self.parents: list[tuple[int, int]] = []  # node id -> (parent id, packed move); root: -1
         self.best: dict[int, tuple[float, int]] = {}  # first-move node -> (net value, node)
-        self.heap: list[_Node] = []
+        # The open nodes, best first: their distinct keys (-net value) in a heap, and the nodes
+        # of each key in the order they were made (the lower id first among equals).
+        self.keys: list[float] = []
+        self.open: dict[float, deque[_Node]] = {}
 
     def refill_loss(self, columns: Columns, down: tuple[int, ...]) -> float:
         """What filling the empty columns of a position again would cost, while a deal is still
@@ -136,12 +142,19 @@ class Lookahead:
         """The best line (and its net value) found for each useful first move; ``stop`` is
         asked every :data:`_STOP_CHECK_EVERY` expansions and ends the search early when true."""
         ids = tuple(map(self.table.intern, columns))
-        self.seen.add((ids, down))
-        self._expand((0.0, -1, ids, down, root, 0, -1, False, -1))
+        self.seen[down] = {ids}
+        self._expand((-1, ids, down, root, 0, -1, False, -1))
         expanded = 0
-        while self.heap and self.nodes < self.budget:
+        keys, open_nodes = self.keys, self.open
+        while keys and self.nodes < self.budget:
             self.nodes += 1
-            self._expand(heapq.heappop(self.heap))
+            key = keys[0]
+            nodes = open_nodes[key]
+            node = nodes.popleft()
+            if not nodes:
+                heapq.heappop(keys)
+                del open_nodes[key]
+            self._expand(node)
             expanded += 1
             if stop is not None and expanded % _STOP_CHECK_EVERY == 0 and stop():
                 break
@@ -172,20 +185,24 @@ class Lookahead:
         up.  A child's value is its parent's plus what its move changed: only the move's two columns
         change, so their scores before and after, an empty column more or fewer, a card turned
         (worth nothing here where :class:`Reveal` values it) and a run removed."""
-        _, node_id, ids, down, value, depth, first, unknown, back = node
+        node_id, ids, down, value, depth, first, unknown, back = node
         depth += 1
         reveal, table = self.reveal, self.table
         moves = table.children.get((ids, down))
         if moves is None:
             moves = table.children_of(ids, down)
-        seen, scores, best, parents, heap = (
+        id_scores = self.id_scores
+        seen_by_down, scores, best, parents, keys, open_nodes = (
             self.seen,
-            self.id_scores,
+            id_scores.current(),
             self.best,
             self.parents,
-            self.heap,
+            self.keys,
+            self.open,
         )
         table_moves = table.moves
+        facts = table.current_reveal_facts() if reveal is not None else _NO_FACTS
+        seen_here = seen_by_down[down]
         empty, turn, run = self.weights
         step = self.step * depth
         generated = 0
@@ -199,6 +216,10 @@ class Lookahead:
             moved = table_moves.get(old_src << 32 | old_dst << 4 | count)  # move_key
             if moved is None:
                 moved = table.move(old_src, old_dst, count)
+                # With the scores (and facts) of any column the move made:
+                scores = id_scores.current()
+                if reveal is not None:
+                    facts = table.current_reveal_facts()
             new_src, new_dst, run_suit = moved
             new_down = down  # a new tuple only when a card turns (most moves turn none)
             flipped = 0
@@ -215,8 +236,14 @@ class Lookahead:
             placed[src] = new_src
             placed[dst] = new_dst
             new_ids = tuple(placed)
+            if flipped:
+                seen = seen_by_down.get(new_down)
+                if seen is None:
+                    seen = seen_by_down[new_down] = set()
+            else:
+                seen = seen_here
             size = len(seen)
-            seen.add((new_ids, new_down))
+            seen.add(new_ids)
             if len(seen) == size:
                 continue  # seen before (one hash instead of a lookup and an add)
             generated += 1
@@ -237,24 +264,27 @@ class Lookahead:
             net = child - step
             turned = unknown or flipped > 0
             if turned and reveal is not None:
-                net += reveal.value(table.columns(new_ids), new_down)
+                net += reveal.value_of_facts([facts[column_id] for column_id in new_ids], new_down)
             known = best.get(root_move)
             if known is None or net > known[0]:
                 best[root_move] = (net, child_id)
-            heapq.heappush(
-                heap,
-                (
-                    -net,
-                    child_id,
-                    new_ids,
-                    new_down,
-                    child,
-                    depth,
-                    root_move,
-                    turned,
-                    -1 if run_suit >= 0 else dst | src << 4 | count << 8,
-                ),
+            node = (
+                child_id,
+                new_ids,
+                new_down,
+                child,
+                depth,
+                root_move,
+                turned,
+                -1 if run_suit >= 0 else dst | src << 4 | count << 8,
             )
+            key = -net
+            nodes = open_nodes.get(key)
+            if nodes is None:
+                open_nodes[key] = deque((node,))
+                heapq.heappush(keys, key)
+            else:
+                nodes.append(node)
         self.nodes += generated
 
 
@@ -308,14 +338,17 @@ _ROUNDING: Final = 1e-6
 are valued whole (one that loses by more loses in the whole value too)."""
 
 
+_NO_FACTS: Final[list[int]] = []
+"""The reveal facts a lookahead that values no unknown card reads (none)."""
+
 _Best = tuple[float, tuple[Move, ...]]
-# A search node: (-net value, id, column ids, down, value, depth, id of its first move's node,
+# A search node: (id, column ids, down, value, depth, id of its first move's node,
 # whether a card was turned on the way, the packed reverse of the move that led to it, which
 # leads straight back, or -1 at the root and after a run removed: then the reverse moves other
 # cards); ``value`` leaves out the worth of unknown cards.  After a move that turned a card its
 # reverse is never generated (nothing can go onto the unknown card), so skipping it changes
 # nothing there.
-_Node = tuple[float, int, tuple[int, ...], tuple[int, ...], float, int, int, bool, int]
+_Node = tuple[int, tuple[int, ...], tuple[int, ...], float, int, int, bool, int]
 
 
 def _line(parents: list[tuple[int, int]], node: int) -> tuple[Move, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import final
 
 from spider.moves import Move
-from spider.rules import EMPTY, UNKNOWN, destination_index
+from spider.rules import CARD_MOVES, EMPTY, MOST_COLUMNS, MOVE_STRIDE, UNKNOWN, destination_index
 from spider.solver.hint.evaluation import is_loose
 from spider.solver.view import group_length
 
@@ -60,8 +60,11 @@ def pack(src: int, dst: int, count: int) -> int:
 
 
 def unpack(packed: int) -> Move:
-    """The :class:`~spider.moves.Move` of a :func:`pack`\\ ed number."""
-    return Move(packed & 15, packed >> 4 & 15, packed >> 8)
+    """The :class:`~spider.moves.Move` of a :func:`pack`\\ ed number: one of the moves made
+    once (:data:`~spider.rules.CARD_MOVES`), where a named tuple made here would run its
+    ``__new__`` in the interpreter also in the compiled build."""
+    pair = (packed & 15) * MOST_COLUMNS + (packed >> 4 & 15)
+    return CARD_MOVES[pair * MOVE_STRIDE + (packed >> 8)]
 
 
 def column_info(column: tuple[int, ...], flexible: bool) -> Info:
