@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from spider import Game, Options
 from spider.solver import check_no_moves, no_more_moves
+from spider.solver.hint import nomoves
 from spider.solver.hint.nomoves import find_useful_line
 from spider.solver.view import VisibleView
 from tests.helpers import position
@@ -181,3 +182,34 @@ def test_finds_a_short_line_among_many_empty_columns() -> None:
     for move in report.line:
         replay.move(*move)
     assert replay.face_down[3] == 4
+
+
+@st.composite
+def _key_changes(draw: st.DrawFn) -> tuple[tuple[int, ...], int, int, int, int]:
+    """A sorted position key of 2 to 10 column values (repeats allowed, as two empty columns
+    with nothing under them repeat), two of its values a move changes and their new values."""
+    values = draw(st.lists(st.integers(0, 40), min_size=2, max_size=10))
+    key = tuple(sorted(values))
+    first, second = draw(st.permutations(range(len(key))))[:2]
+    new_a, new_b = draw(st.integers(0, 40)), draw(st.integers(0, 40))
+    return key, key[first], key[second], new_a, new_b
+
+
+@given(_key_changes(), st.data())
+def test_a_childs_key_is_its_parents_with_two_values_replaced(
+    change: tuple[tuple[int, ...], int, int, int, int], data: st.DataObject
+) -> None:
+    """The search builds a child's key by merging into its parent's, and tells a child seen
+    before without building it: both must equal sorting the changed values again."""
+    key, old_a, old_b, new_a, new_b = change
+    rest = list(key)
+    rest.remove(old_a)
+    rest.remove(old_b)
+    expected = tuple(sorted([*rest, new_a, new_b]))
+    replaced, same = nomoves._replaced, nomoves._same  # noqa: SLF001 - the merge is the subject
+    assert replaced(key, old_a, old_b, new_a, new_b) == expected
+    assert same(expected, key, old_a, old_b, new_a, new_b)
+    other = list(expected)
+    index = data.draw(st.integers(0, len(other) - 1))
+    other[index] = data.draw(st.integers(0, 41).filter(lambda value: value != expected[index]))
+    assert not same(tuple(other), key, old_a, old_b, new_a, new_b)
