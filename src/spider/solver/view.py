@@ -149,15 +149,8 @@ class VisibleView:
         nothing about *where* those cards are.  When ``removed_suits`` does not list every
         removed run (a hand-built view), the missing runs are not subtracted.
         """
-        counts = dict(_deck_counts(self.game, self.suits))
-        for column in self.columns:
-            for card in column:
-                if card != UNKNOWN:
-                    counts[card] = counts.get(card, 0) - 1  # (a hand-built view may add cards)
-        for suit in self.removed_suits:
-            for rank in range(1, RUN_LENGTH + 1):
-                counts[suit << 4 | rank] = counts.get(suit << 4 | rank, 0) - 1
-        return {card: count for card, count in counts.items() if count > 0}
+        counts = self.unseen_counts()  # only a card of the deck can have copies left
+        return {card: counts[card] for card in _deck_counts(self.game, self.suits) if counts[card]}
 
     def unseen_counts(self) -> list[int]:
         """:meth:`unseen_cards` as a list by engine int (64 entries, 0 for a card with no copy
