@@ -14,7 +14,6 @@ cannot be picked up, which is exactly what a player knows of it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 from typing import Final, Literal
 
 from spider.moves import Move
@@ -80,8 +79,11 @@ def link_counts(cards: Sequence[int]) -> tuple[int, int, int]:
     or neither (an :data:`UNKNOWN` card breaks).  What the hint's and the solver's heuristics
     count of a column."""
     suited = linked = breaks = 0
-    for lower, upper in pairwise(cards):
-        if upper == UNKNOWN or lower == UNKNOWN:
+    lower = -1  # no card under the first (cards are never negative)
+    for upper in cards:  # one pass with the card below carried: no pair is built
+        if lower < 0:
+            pass
+        elif upper == UNKNOWN or lower == UNKNOWN:
             breaks += 1
         elif upper == lower - 1:
             suited += 1
@@ -89,6 +91,7 @@ def link_counts(cards: Sequence[int]) -> tuple[int, int, int]:
             linked += 1
         else:
             breaks += 1
+        lower = upper
     return suited, linked, breaks
 
 

@@ -21,7 +21,7 @@ import threading
 from typing import Final, final
 
 from spider.rules import RUN_LENGTH, UNKNOWN, completes_run
-from spider.solver.hint.evaluation import ColumnScores, column_reveal_facts
+from spider.solver.hint.evaluation import ColumnScores, column_reveal_facts, score_pair
 from spider.solver.hint.pruned_moves import Info, column_info, useful_packed_moves
 
 __all__ = [
@@ -148,7 +148,7 @@ class ColumnTable:
     def scores_for(self, scores: ColumnScores) -> IdScores:
         """``scores`` by ``2 * id + (face-down cards under it > 0)`` (a column's score depends on
         whether cards lie under it, not on how many), kept for every column of the table."""
-        weights = (scores.suited, scores.linked, scores.breaks, scores.cover, scores.covered_breaks)
+        weights = scores.weights
         by_id = self._scores.get(weights)
         if by_id is None:
             by_id = self._scores[weights] = IdScores(self, scores)
@@ -163,17 +163,18 @@ class IdScores:
     def __init__(self, table: ColumnTable, scores: ColumnScores) -> None:
         self.table = table
         self.scores = scores
+        self.weights = scores.weights
         self.values: list[float] = []
         self._lock = threading.Lock()  # searches in several threads may share it
 
     def current(self) -> list[float]:
         """:attr:`values`, once it holds the scores of every column of the table (it is
         extended here; the scores are those of the :class:`~.evaluation.ColumnScores`)."""
-        values, table = self.values, self.table
+        values, table, weights = self.values, self.table, self.weights
         if len(values) < 2 * len(table.cards):
             with self._lock:
                 for column in table.cards[len(values) >> 1 :]:
-                    uncovered, covered = self.scores.both(column)
+                    uncovered, covered = score_pair(weights, column)
                     values.append(uncovered)
                     values.append(covered)
         return values

@@ -33,6 +33,7 @@ __all__ = [
     "four_suit_classic",
     "is_loose",
     "judges_refilled",
+    "score_pair",
     "two_suit_spider",
 ]
 
@@ -57,11 +58,13 @@ class ColumnScores(dict[tuple[tuple[int, ...], int], float]):
 
     def __init__(self, weights: ColumnWeights) -> None:
         super().__init__()
+        self.weights = weights
         self.suited, self.linked, self.breaks, self.cover, self.covered_breaks = weights
 
     def __missing__(self, key: tuple[tuple[int, ...], int]) -> float:
         column, down = key
-        score = self._compute(column, down) if column else 0.0
+        uncovered, covered = score_pair(self.weights, column)
+        score = covered if down else uncovered
         if len(self) > self._LIMIT:
             self.clear()
         self[key] = score
@@ -75,15 +78,19 @@ class ColumnScores(dict[tuple[tuple[int, ...], int], float]):
 
     def both(self, column: tuple[int, ...]) -> tuple[float, float]:
         """:meth:`score` of ``column`` with no face-down card under it, and with some."""
-        if not column:
-            return 0.0, 0.0
-        suited, linked, breaks = link_counts(column)
-        score = self.suited * suited + self.linked * linked - self.breaks * breaks
-        return score, score - (self.cover * len(column) + self.covered_breaks * breaks)
+        return score_pair(self.weights, column)
 
-    def _compute(self, column: tuple[int, ...], down: int) -> float:
-        uncovered, covered = self.both(column)
-        return covered if down else uncovered
+
+def score_pair(weights: ColumnWeights, column: tuple[int, ...]) -> tuple[float, float]:
+    """:meth:`ColumnScores.score` of ``column`` under ``weights``, with no face-down card under
+    it and with some (a plain function: the compiled build calls it directly, where a method of
+    a ``dict`` subclass is looked up by name on every call)."""
+    if not column:
+        return 0.0, 0.0
+    suited_weight, linked_weight, breaks_weight, cover, covered_breaks = weights
+    suited, linked, breaks = link_counts(column)
+    score = suited_weight * suited + linked_weight * linked - breaks_weight * breaks
+    return score, score - (cover * len(column) + covered_breaks * breaks)
 
 
 _column_scores_by_weights: dict[ColumnWeights, ColumnScores] = {}
