@@ -308,6 +308,11 @@ class Evaluation:
         self.empty = params.empty
         self.column_scores = column_scores(params)
 
+    def counted(self, runs: int, turned: int, empty_columns: int) -> float:
+        """The part of :meth:`value` that counts: ``runs`` removed and ``turned`` cards since
+        the root, and ``empty_columns``; the column scores are added to it."""
+        return float(self.run * runs + self.turn * turned + self.empty * empty_columns)
+
     def value(self, columns: Columns, down: tuple[int, ...], total0: int, down0: int) -> float:
         """Heuristic value of a visible position reached from the root by card moves."""
         if len(columns) != len(down):
@@ -319,9 +324,7 @@ class Evaluation:
             cards += len(column)
         cards += down_now
         runs = (total0 - cards) // RUN_LENGTH
-        score = float(
-            self.run * runs + self.turn * (down0 - down_now) + self.empty * columns.count(())
-        )
+        score = self.counted(runs, down0 - down_now, columns.count(()))
         scores = self.column_scores
         for index, column in enumerate(columns):
             score += scores[column, down[index]]

@@ -23,7 +23,7 @@ from typing import Final
 
 from spider.moves import Move
 from spider.rules import RUN_LENGTH, deal_blocked_forever, turns_over
-from spider.solver.hint.column_table import UNKNOWN_ID, column_table
+from spider.solver.hint.column_table import EMPTY_ID, UNKNOWN_ID, column_table
 from spider.solver.hint.evaluation import (
     Columns,
     Evaluation,
@@ -72,16 +72,20 @@ class Lookahead:
     search stops when the positions it has generated plus those it has expanded reach ``budget``.
     Positions are valued with the weights of ``params``. For each first move it keeps the best node
     reached through it.  In 4-suit classic games a turned card counts no flat bonus: every position
-    with unknown cards adds their expected worth (:class:`Reveal`) instead.
+    with unknown cards adds their expected worth (:class:`Reveal`, made when the search first
+    turns a card: most searches from a stuck position turn none) instead.
     """
 
     def __init__(self, view: VisibleView, budget: int, params: HintParams) -> None:
+        self.view = view
+        self.params = params
         self.flexible = view.flexible
         self.evaluation = evaluation = Evaluation(view, params)
         self.scores = evaluation.column_scores
-        self.reveal = Reveal(view, params) if four_suit_classic(view) else None
+        self.values_unknown = four_suit_classic(view)
+        self._reveal: Reveal | None = None
         self.step = params.step
-        turn = 0.0 if self.reveal is not None else evaluation.turn
+        turn = 0.0 if self.values_unknown else evaluation.turn
         self.weights = (evaluation.empty, turn, evaluation.run)
         self.total0 = sum(map(len, view.columns)) + sum(view.down)
         self.down0 = sum(view.down)
@@ -101,6 +105,13 @@ class Lookahead:
         # of each key in the order they were made (the lower id first among equals).
         self.keys: list[float] = []
         self.open: dict[float, deque[_Node]] = {}
+
+    def reveal(self) -> Reveal:
+        """The expected worth of unknown cards (where :attr:`values_unknown`), made on first use."""
+        reveal = self._reveal
+        if reveal is None:
+            reveal = self._reveal = Reveal(self.view, self.params)
+        return reveal
 
     def refill_loss(self, columns: Columns, down: tuple[int, ...]) -> float:
         """What filling the empty columns of a position again would cost, while a deal is still
@@ -136,12 +147,14 @@ class Lookahead:
         self,
         columns: Columns,
         down: tuple[int, ...],
-        root: float,
         stop: Callable[[], bool] | None = None,
-    ) -> dict[Move, _Best]:
-        """The best line (and its net value) found for each useful first move; ``stop`` is
-        asked every :data:`_STOP_CHECK_EVERY` expansions and ends the search early when true."""
-        ids = tuple(map(self.table.intern, columns))
+    ) -> tuple[dict[Move, _Best], float]:
+        """The best line (and its net value) found for each useful first move, and the value of
+        the root (``columns``, ``down``); ``stop`` is asked every :data:`_STOP_CHECK_EVERY`
+        expansions and ends the search early when true."""
+        table = self.table
+        ids = tuple([table.intern(column) for column in columns])
+        root = self._root_value(ids, down)
         self.seen[down] = {ids}
         self._expand((-1, ids, down, root, 0, -1, False, -1))
         expanded = 0
@@ -159,10 +172,23 @@ class Lookahead:
             if stop is not None and expanded % _STOP_CHECK_EVERY == 0 and stop():
                 break
         parents = self.parents
-        return {
+        results = {
             unpack(parents[first][1]): (net, _line(parents, node))
             for first, (net, node) in self.best.items()
         }
+        return results, root
+
+    def _root_value(self, ids: tuple[int, ...], down: tuple[int, ...]) -> float:
+        """:meth:`~.evaluation.Evaluation.value` of the root, whose column ids are ``ids``: no run
+        removed nor card turned yet, and the column scores read by id (the same floats, added in
+        the same order), where the evaluation would look each new column up again."""
+        if len(ids) != len(down):
+            raise ValueError(f"{len(ids)} columns but {len(down)} face-down counts")
+        scores = self.id_scores.current()
+        value = self.evaluation.counted(0, 0, ids.count(EMPTY_ID))
+        for index, column_id in enumerate(ids):
+            value += scores[2 * column_id + (down[index] > 0)]
+        return value
 
     def _blocks_deals(self, ids: tuple[int, ...], down: tuple[int, ...]) -> bool:
         """True when removing a run from this position (the one a move is made from) leaves
@@ -187,7 +213,7 @@ class Lookahead:
         (worth nothing here where :class:`Reveal` values it) and a run removed."""
         node_id, ids, down, value, depth, first, unknown, back = node
         depth += 1
-        reveal, table = self.reveal, self.table
+        values_unknown, table = self.values_unknown, self.table
         moves = table.children.get((ids, down))
         if moves is None:
             moves = table.children_of(ids, down)
@@ -201,7 +227,7 @@ class Lookahead:
             self.open,
         )
         table_moves = table.moves
-        facts = table.current_reveal_facts() if reveal is not None else _NO_FACTS
+        facts = table.current_reveal_facts() if values_unknown else _NO_FACTS
         seen_here = seen_by_down[down]
         empty, turn, run = self.weights
         step = self.step * depth
@@ -218,7 +244,7 @@ class Lookahead:
                 moved = table.move(old_src, old_dst, count)
                 # With the scores (and facts) of any column the move made:
                 scores = id_scores.current()
-                if reveal is not None:
+                if values_unknown:
                     facts = table.current_reveal_facts()
             new_src, new_dst, run_suit = moved
             new_down = down  # a new tuple only when a card turns (most moves turn none)
@@ -263,8 +289,10 @@ class Lookahead:
             root_move = child_id if first < 0 else first
             net = child - step
             turned = unknown or flipped > 0
-            if turned and reveal is not None:
-                net += reveal.value_of_facts([facts[column_id] for column_id in new_ids], new_down)
+            if turned and values_unknown:
+                net += self.reveal().value_of_facts(
+                    [facts[column_id] for column_id in new_ids], new_down
+                )
             known = best.get(root_move)
             if known is None or net > known[0]:
                 best[root_move] = (net, child_id)
@@ -408,8 +436,7 @@ def _search_from(
     come)."""
     columns, down = view.columns, view.down
     search = Lookahead(view, node_budget, params)
-    root_value = search.evaluation.value(columns, down, search.total0, search.down0)
-    results = search.run(columns, down, root_value, stop)
+    results, root_value = search.run(columns, down, stop)
     return search, results, root_value - search.refill_loss(columns, down)
 
 
