@@ -199,10 +199,14 @@ def find_useful_line(
     for value in start_key:
         start_hash = (start_hash + _mixed(value)) & _HASH_BITS
     by_hash = {start_hash: start_key}
-    frontier: deque[tuple[list[int], _Key, int]] = deque([(start_ids, start_key, start_hash)])
+    # A position to expand: its column ids, key and hash, and the packed reverse of the move
+    # that led to it (-1 at the start), which leads straight back to a position met before.
+    frontier: deque[tuple[list[int], _Key, int, int]] = deque(
+        [(start_ids, start_key, start_hash, -1)]
+    )
     breadth = order == "breadth"
     while frontier:
-        column_ids, here, here_hash = frontier.popleft() if breadth else frontier.pop()
+        column_ids, here, here_hash, back = frontier.popleft() if breadth else frontier.pop()
         targets, empties = destination_index([infos[column_id].top for column_id in column_ids])
         for src, source in enumerate(column_ids):
             info = infos[source]
@@ -220,6 +224,8 @@ def find_useful_line(
                         moved = table.move(source, target, count)
                     if moved[2] >= 0:  # it completes a run
                         return NoMovesReport("useful", len(parents), _line(parents, here, packed))
+                    if packed == back:
+                        continue  # back to the position this one came from (met before)
                     old_a, old_b = source << 8 | down[src], target << 8 | down[dst]
                     new_a, new_b = moved[0] << 8 | down[src], moved[1] << 8 | down[dst]
                     child_hash = (
@@ -239,7 +245,7 @@ def find_useful_line(
                     child_ids = column_ids.copy()
                     child_ids[src] = moved[0]
                     child_ids[dst] = moved[1]
-                    frontier.append((child_ids, key, child_hash))
+                    frontier.append((child_ids, key, child_hash, dst | src << 4 | count << 8))
     return NoMovesReport("no-moves", len(parents))
 
 
