@@ -56,6 +56,13 @@ callers only read the lists, or build new ones from them)."""
 MOST_COLUMNS: Final = 10
 """The most columns a game has (Spider; Spiderette has 7)."""
 
+_NO_DESTINATIONS: Final = [_NO_COLUMNS] * 14
+"""What :func:`destination_index` starts each index from (a copy): no rank has a column."""
+
+_ONE_COLUMN: Final = [[index] for index in range(MOST_COLUMNS)]
+"""The shared entries of :func:`destination_index` for ranks one column takes (never modified,
+as :data:`_NO_COLUMNS`): most ranks have one column or none, so an index makes few lists."""
+
 MOVE_STRIDE: Final = RUN_LENGTH + 1
 """Group sizes 0 to 13 for each (source, destination) in :data:`CARD_MOVES`."""
 
@@ -128,7 +135,7 @@ def destination_index(tops: list[int]) -> tuple[list[list[int]], list[int]]:
     right, the columns a group whose lowest card has rank ``r`` may go onto besides the empty
     columns ``empties`` (the same placement rule as :func:`accepts`).
     """
-    by_rank = [_NO_COLUMNS] * 14  # a list of its own only for the ranks that have columns
+    by_rank = _NO_DESTINATIONS.copy()  # a list of its own only for ranks two columns take
     empties: list[int] = []
     for index, top in enumerate(tops):
         if top <= UNKNOWN:  # EMPTY or UNKNOWN: no card to go onto
@@ -137,10 +144,10 @@ def destination_index(tops: list[int]) -> tuple[list[list[int]], list[int]]:
         else:
             rank = (top & 15) - 1
             columns = by_rank[rank]
-            if columns is _NO_COLUMNS:
-                by_rank[rank] = [index]
+            if columns is _NO_COLUMNS and index < MOST_COLUMNS:
+                by_rank[rank] = _ONE_COLUMN[index]
             else:
-                columns.append(index)
+                by_rank[rank] = [*columns, index]
     return by_rank, empties
 
 
