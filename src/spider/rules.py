@@ -133,7 +133,8 @@ def destination_index(tops: list[int]) -> tuple[list[list[int]], list[int]]:
 
     ``tops[i]`` is the top card of column ``i``, or :data:`EMPTY`.  ``by_rank[r]`` lists, left to
     right, the columns a group whose lowest card has rank ``r`` may go onto besides the empty
-    columns ``empties`` (the same placement rule as :func:`accepts`).
+    columns ``empties`` (the same placement rule as :func:`accepts`).  The lists of ``by_rank``
+    are read only: most are shared between calls.
     """
     by_rank = _NO_DESTINATIONS.copy()  # a list of its own only for ranks two columns take
     empties: list[int] = []
