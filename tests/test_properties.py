@@ -8,10 +8,9 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spider import Game, IllegalMove, Move, Options, rules
+from spider import Game, IllegalMove, Move, Options
 from spider.cards import card_text
 from spider.shuffle import MAX_NUMBER
-from spider.solver.view import UNKNOWN, VisibleView, group_length
 from tests.helpers import VARIANTS, random_play
 
 variants = st.sampled_from(VARIANTS)
@@ -157,15 +156,3 @@ def test_a_deal_from_options_is_the_deal_of_its_fields_and_of_its_code(
     by_options = Game.from_options(by_fields.options, number)
     assert by_options.to_json() == by_fields.to_json()
     assert Game.from_code(by_options.code, scoring).to_json() == by_options.to_json()
-
-
-@given(variants, numbers, seeds, steps)
-def test_the_hint_groups_columns_as_the_rules_do(
-    variant: tuple[str, int, str], number: int, seed: int, count: int
-) -> None:
-    # The hint's view reads group lengths from its own copy of the rule (written for tuples).
-    game = played_game(variant, number, seed, count)
-    view = VisibleView.from_game(game)
-    for flexible in (False, True):
-        for column in (*view.columns, (UNKNOWN,), (5, UNKNOWN), ()):
-            assert group_length(column, flexible) == rules.group_length(column, 0, flexible)

@@ -217,26 +217,8 @@ def seen_positions(game: Game) -> frozenset[tuple[Columns, tuple[int, ...]]]:
 
 
 def group_length(column: tuple[int, ...], flexible: bool) -> int:
-    """How many top face-up cards of ``column`` move together (0 for an unknown top card).
-
-    The kernel's rule (:func:`spider.rules.group_length` from the first card), written out for a
-    tuple: the compiled build reads its cards in place, where the kernel's takes any sequence and
-    asks it for each card through the interpreter's protocol.
-    """
-    position = len(column) - 1
-    if position < 0 or column[position] == UNKNOWN:
-        return 0
-    length = 1
-    if flexible:
-        while position > 0 and (column[position - 1] & 15) == (column[position] & 15) + 1:
-            length += 1
-            position -= 1
-    else:
-        # Two cards of one suit are one rank apart exactly when their ints differ by one.
-        while position > 0 and column[position - 1] == column[position] + 1:
-            length += 1
-            position -= 1
-    return length
+    """How many top face-up cards of ``column`` move together (0 for an unknown top card)."""
+    return rules.group_length(column, 0, flexible)
 
 
 def visible_moves(columns: Columns, flexible: bool) -> list[Move]:
