@@ -237,6 +237,7 @@ class Solver(Heuristic):
         scores: list[int] = []
         tops: list[int] = []
         table_cards = 0
+        open_ranks = 0  # bit r - 1 set when a group of lowest rank r has a card to go onto
         # One loop, plain calls and no bound methods: compiled, each is a direct C call.
         for column in columns:
             size = len(column)
@@ -246,18 +247,22 @@ class Solver(Heuristic):
                 info = self.column_info(column)
             infos.append(info)
             scores.append(info.score)
-            tops.append(column[-1] if size > 1 else EMPTY)
+            if size > 1:
+                top = column[-1]
+                tops.append(top)
+                open_ranks |= 1 << ((top & 15) - 1)  # the rank that fits under it
+            else:
+                tops.append(EMPTY)
         if deal_blocked_forever(stock, table_cards, column_count):
             return []
         by_rank, empty_all = destination_index(tops)
         by_card: dict[int, list[int]] = {}  # columns by their top card (exact suit and rank)
-        open_ranks = 0
-        for index, top in enumerate(tops):
-            if top in by_card:
-                by_card[top].append(index)
-            elif top != EMPTY:
-                by_card[top] = [index]
-                open_ranks |= 1 << ((top & 15) - 1)  # the rank that fits under it
+        if prune != SOUND:  # the sound level takes every rank target: it needs no suits
+            for index, top in enumerate(tops):
+                if top in by_card:
+                    by_card[top].append(index)
+                elif top != EMPTY:
+                    by_card[top] = [index]
         out: list[Child] = []
         frame = (state, score, infos, scores, by_rank, by_card, empty_all, open_ranks)
         if prune == SOUND:
