@@ -295,7 +295,8 @@ def test_a_move_that_completes_a_run_is_not_undone_by_its_reverse() -> None:
 def _schedule(complete: tuple[int, int] | None = None) -> list[tuple[int, int, int]]:
     """The beams the finding phase runs, as (pruning, width, heuristic), with a stand-in beam
     that costs its width in expansions (ten times that at the loose level), finds nothing and
-    reports ``complete`` (nothing cut) for the beam (pruning, width) given."""
+    reports ``complete`` (nothing cut) for the beam (pruning, width) given.  The lean track's
+    beams (wide, on ``LEAN_BUDGET``) count as heuristic 4."""
     from spider.solver.budget import Limits
     from spider.solver.full import beam
     from spider.solver.full.generate import LOOSE, Solver
@@ -307,7 +308,8 @@ def _schedule(complete: tuple[int, int] | None = None) -> list[tuple[int, int, i
     calls: list[tuple[int, int, int]] = []
 
     def stand_in(solver: Solver, limits: Limits, width: int, budget: int, prune: int) -> bool:
-        calls.append((prune, width, solvers.index(solver)))
+        lean = prune != LOOSE and width >= beam.LEAN_WIDTH and budget == beam.LEAN_BUDGET
+        calls.append((prune, width, len(solvers) if lean else solvers.index(solver)))
         limits.expanded += width * (10 if prune == LOOSE else 1)
         return (prune, width) == complete
 
@@ -330,6 +332,10 @@ def test_finding_phase_schedule() -> None:
     for member in range(4):
         widths = [width for prune, width, index in calls if prune == _STRICT and index == member]
         assert widths == [4, 8, 16, 32, 64, 128, 256, 512]
+    # The lean track: the first heuristic's wide beams on a small budget, from width 64.
+    lean = [width for prune, width, index in calls if prune == _STRICT and index == 4]
+    assert lean == [64, 128, 256, 512]
+    assert calls[9] == (_STRICT, 64, 4)
     loose = [width for prune, width, index in calls if prune == _LOOSE]
     assert loose == [8, 16, 32, 64, 128]
     assert all(index == 0 for prune, _, index in calls if prune == _LOOSE)
