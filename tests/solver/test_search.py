@@ -245,10 +245,58 @@ def test_child_scores_equal_the_full_score(
         score, state = data.draw(st.sampled_from(children))
 
 
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), number=st.integers(0, 10_000), data=st.data())
+def test_the_sound_level_leaves_out_only_the_move_back_to_the_parent(
+    variant: tuple[str, int, str], number: int, data: st.DataObject
+) -> None:
+    from spider.solver.full.exhaustive import undo_code
+    from spider.solver.full.generate import SOUND, Solver
+
+    # The sound phase skips, among a position's children, the move that undoes the move to it;
+    # along random walks (moves that turn cards, complete runs, fill and empty columns, and
+    # deals), what it leaves out must be the parent itself, and nothing else.
+    game_name, suits, rule = variant
+    solver = Solver(Game.new(game_name, suits=suits, rule=rule, number=number))
+    parent = solver.start
+    undone = 0
+    for _ in range(60):
+        children = solver.children(parent, 0, SOUND)
+        if not children:
+            break
+        for _score, action, child in children:
+            undo = undo_code(parent, child, action)
+            every = solver.children(child, 0, SOUND)
+            kept = solver.children(child, 0, SOUND, undo)
+            left_out = [entry for entry in every if entry not in kept]
+            assert [entry[2] for entry in left_out] == [parent] * len(left_out)
+            assert len(left_out) <= (1 if undo >= 0 else 0)
+            undone += len(left_out)
+        parent = data.draw(st.sampled_from(children))[2]
+    assume(undone > 0)
+
+
+def test_a_move_that_completes_a_run_is_not_undone_by_its_reverse() -> None:
+    from spider.solver.full.exhaustive import undo_code
+    from spider.solver.full.generate import SOUND, Solver
+
+    # The ace completes the run on column b, which then holds the 2; moving one card from b
+    # back to a is legal, but it puts the 2 on the 3, not the ace back: no undo move exists.
+    run = " ".join(f"{rank}S" for rank in ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4"])
+    game = position("spiderette", 1, ["3S AS", f"2S {run} 3S 2S", "", "", "", "", ""])
+    solver = Solver(game)
+    parent = solver.start
+    [(_, action, child)] = [entry for entry in solver.children(parent, 0, SOUND) if entry[1] == 17]
+    assert child[0][1] == b"\x00\x02"  # the run left, the 2 is on top
+    assert 1 << 8 | 1 in [code for _, code, _ in solver.children(child, 0, SOUND)]
+    assert undo_code(parent, child, action) < 0
+
+
 def _schedule(complete: tuple[int, int] | None = None) -> list[tuple[int, int, int]]:
     """The beams the finding phase runs, as (pruning, width, heuristic), with a stand-in beam
     that costs its width in expansions (ten times that at the loose level), finds nothing and
-    reports ``complete`` (nothing cut) for the beam (pruning, width) given."""
+    reports ``complete`` (nothing cut) for the beam (pruning, width) given.  The lean track's
+    beams (wide, on ``LEAN_BUDGET``) count as heuristic 4."""
     from spider.solver.budget import Limits
     from spider.solver.full import beam
     from spider.solver.full.generate import LOOSE, Solver
@@ -260,7 +308,8 @@ def _schedule(complete: tuple[int, int] | None = None) -> list[tuple[int, int, i
     calls: list[tuple[int, int, int]] = []
 
     def stand_in(solver: Solver, limits: Limits, width: int, budget: int, prune: int) -> bool:
-        calls.append((prune, width, solvers.index(solver)))
+        lean = prune != LOOSE and width >= beam.LEAN_WIDTH and budget == beam.LEAN_BUDGET
+        calls.append((prune, width, len(solvers) if lean else solvers.index(solver)))
         limits.expanded += width * (10 if prune == LOOSE else 1)
         return (prune, width) == complete
 
@@ -283,6 +332,10 @@ def test_finding_phase_schedule() -> None:
     for member in range(4):
         widths = [width for prune, width, index in calls if prune == _STRICT and index == member]
         assert widths == [4, 8, 16, 32, 64, 128, 256, 512]
+    # The lean track: the first heuristic's wide beams on a small budget, from width 64.
+    lean = [width for prune, width, index in calls if prune == _STRICT and index == 4]
+    assert lean == [64, 128, 256, 512]
+    assert calls[9] == (_STRICT, 64, 4)
     loose = [width for prune, width, index in calls if prune == _LOOSE]
     assert loose == [8, 16, 32, 64, 128]
     assert all(index == 0 for prune, _, index in calls if prune == _LOOSE)

@@ -12,7 +12,8 @@ empty) the same search, with ``END_FACTOR`` times the budget, looks for the win.
 
 The beams run on *tracks* (:func:`find`): one strict track for each heuristic of the portfolio
 and one loose track, each beam of a track twice as wide as its last (strict up to 512, loose up
-to 128).  Every strict track first runs widths 4 and 8: on hard deals one weighting often finds
+to 128), and a lean strict track: wide beams (from 64) on a small budget per start.  Every
+strict track of the portfolio first runs widths 4 and 8: on hard deals one weighting often finds
 at width 8 what another misses at width 32.  Then the strict tracks together get twice the work
 of the loose one, counted in expansions.  A level whose beam cut nothing is not widened again.
 """
@@ -27,7 +28,7 @@ from spider.solver.budget import Found, Limits, Stopped
 from spider.solver.full.encoding import DEAL_CODE, State, Tree, canonical_key, is_won
 from spider.solver.full.generate import LOOSE, STRICT, Solver
 
-__all__ = ["BUDGETS", "WIDE_BUDGET", "Pool", "StageBeam", "find", "stage_beam"]
+__all__ = ["BUDGETS", "LEAN_BUDGET", "WIDE_BUDGET", "Pool", "StageBeam", "find", "stage_beam"]
 
 PORTFOLIO_WIDTH: Final = 8
 """The strict beams up to this width run with every heuristic of the portfolio, in order,
@@ -43,6 +44,14 @@ Spiderette 4-suit a width-512 strict beam takes a few seconds), so they go wider
 BUDGETS: Final = {4: 500, 8: 1500, 16: 4000, 32: 10000, 64: 30000}
 """Expansions per stage start of a beam of each width; wider beams get ``WIDE_BUDGET``."""
 WIDE_BUDGET: Final = 100000
+
+LEAN_WIDTH: Final = 64
+"""The first width of the lean track: strict beams of the first heuristic, as wide as the
+others get, but with ``LEAN_BUDGET`` expansions per stage start whatever their width."""
+LEAN_BUDGET: Final = 1500
+"""Expansions per stage start of the lean track.  Where a stage's space is wide (in
+Spiderette, before the short last deal), a wide beam with the usual budget spends all of it
+on every start; a small one reaches the next stage, where the win may be a few moves away."""
 
 LOOSE_SHARE: Final = 2
 """The strict tracks together get this many times the work of the loose track."""
@@ -181,13 +190,14 @@ to True when nothing was cut."""
 def find(solvers: list[Solver], limits: Limits, beam: StageBeam = stage_beam) -> None:
     """The finding phase: stage beams on *tracks*, until a win is found or every track ends.
 
-    There is one strict track per heuristic (``solvers``) and one loose track (the first
-    heuristic).  First every strict track runs its beams up to ``PORTFOLIO_WIDTH`` (the head
-    start).  Then the loose track and the strict tracks together share the work: the side runs
-    whose work after its next beam would be smaller, where a next beam is expected to cost
-    ``GROWTH`` times the track's last one; on the strict side, the track whose work would be
-    smallest runs.  Work is counted in expansions rather than seconds, so node-limited runs stay
-    deterministic.
+    There is one strict track per heuristic (``solvers``), a lean strict track (the first
+    heuristic, from width ``LEAN_WIDTH`` on, ``LEAN_BUDGET`` expansions per stage start) and
+    one loose track (the first heuristic).  First every strict track of the portfolio runs its
+    beams up to ``PORTFOLIO_WIDTH`` (the head start).  Then the loose track and the strict
+    tracks together share the work: the side runs whose work after its next beam would be
+    smaller, where a next beam is expected to cost ``GROWTH`` times the track's last one; on
+    the strict side, the track whose work would be smallest runs.  Work is counted in
+    expansions rather than seconds, so node-limited runs stay deterministic.
 
     A beam that cut nothing has searched its level's whole pruned space: a strict one ends every
     strict track, a loose one ends the phase (the sound phase then proves or solves a small
@@ -195,13 +205,16 @@ def find(solvers: list[Solver], limits: Limits, beam: StageBeam = stage_beam) ->
     observed with another).  Raises :class:`Found` or :class:`Stopped`.
     """
     count = len(solvers)
-    strict_width = [FIRST_WIDTH[STRICT]] * count
-    strict_cost = [0] * count
-    strict_last = [0] * count
+    tracks = [*solvers, solvers[0]]  # the last one is the lean track
+    strict_width = [FIRST_WIDTH[STRICT]] * count + [LEAN_WIDTH]
+    strict_cost = [0] * len(tracks)
+    strict_last = [0] * len(tracks)
     loose_width = FIRST_WIDTH[LOOSE]
     loose_cost = loose_last = 0
     while True:
-        strict_open = [index for index in range(count) if strict_width[index] <= WIDEST[STRICT]]
+        strict_open = [
+            index for index in range(len(tracks)) if strict_width[index] <= WIDEST[STRICT]
+        ]
         loose_open = loose_width <= WIDEST[LOOSE]
         if not strict_open and not loose_open:
             return
@@ -230,9 +243,10 @@ def find(solvers: list[Solver], limits: Limits, beam: StageBeam = stage_beam) ->
             loose_width *= 2
             continue
         width = strict_width[member]
-        if beam(solvers[member], limits, width, BUDGETS.get(width, WIDE_BUDGET), STRICT):
+        budget = LEAN_BUDGET if member == count else BUDGETS.get(width, WIDE_BUDGET)
+        if beam(tracks[member], limits, width, budget, STRICT):
             # Nothing was cut: no strict beam, of any width or heuristic, can find more.
-            strict_width = [WIDEST[STRICT] * 2] * count
+            strict_width = [WIDEST[STRICT] * 2] * len(tracks)
         strict_last[member] = limits.expanded - before
         strict_cost[member] += strict_last[member]
         strict_width[member] *= 2

@@ -226,10 +226,12 @@ class Solver(Heuristic):
         new[dst] = target
         return (score + self.column_score(target) - scores[dst] + run, action, (tuple(new), stock))
 
-    def children(self, state: State, score: int, prune: int) -> list[Child]:
+    def children(self, state: State, score: int, prune: int, undo: int = -1) -> list[Child]:
         """(score, action code, child) for the moves and the deal at pruning level ``prune``;
         the deal's code is ``DEAL_CODE``.  A dead position (stock left but fewer cards on the
-        table than columns, so no deal can happen again) has none."""
+        table than columns, so no deal can happen again) has none.  At the sound level the card
+        move ``undo`` (when not negative) is left out: the caller knows it gives the parent back
+        (see :func:`~spider.solver.full.exhaustive.undo_code`)."""
         columns, stock = state
         column_count = len(columns)
         known = self.infos
@@ -237,6 +239,7 @@ class Solver(Heuristic):
         scores: list[int] = []
         tops: list[int] = []
         table_cards = 0
+        open_ranks = 0  # bit r - 1 set when a group of lowest rank r has a card to go onto
         # One loop, plain calls and no bound methods: compiled, each is a direct C call.
         for column in columns:
             size = len(column)
@@ -246,22 +249,26 @@ class Solver(Heuristic):
                 info = self.column_info(column)
             infos.append(info)
             scores.append(info.score)
-            tops.append(column[-1] if size > 1 else EMPTY)
+            if size > 1:
+                top = column[-1]
+                tops.append(top)
+                open_ranks |= 1 << ((top & 15) - 1)  # the rank that fits under it
+            else:
+                tops.append(EMPTY)
         if deal_blocked_forever(stock, table_cards, column_count):
             return []
         by_rank, empty_all = destination_index(tops)
         by_card: dict[int, list[int]] = {}  # columns by their top card (exact suit and rank)
-        open_ranks = 0
-        for index, top in enumerate(tops):
-            if top in by_card:
-                by_card[top].append(index)
-            elif top != EMPTY:
-                by_card[top] = [index]
-                open_ranks |= 1 << ((top & 15) - 1)  # the rank that fits under it
+        if prune != SOUND:  # the sound level takes every rank target: it needs no suits
+            for index, top in enumerate(tops):
+                if top in by_card:
+                    by_card[top].append(index)
+                elif top != EMPTY:
+                    by_card[top] = [index]
         out: list[Child] = []
         frame = (state, score, infos, scores, by_rank, by_card, empty_all, open_ranks)
         if prune == SOUND:
-            self._sound_moves(frame, out)
+            self._sound_moves(frame, out, undo)
         elif prune == LOOSE:
             self._loose_moves(frame, out)
         else:
@@ -288,10 +295,12 @@ class Solver(Heuristic):
                 self.placed(state, moved_score, src, source, dst, cards, code | dst << 4, scores)
             )
 
-    def _sound_moves(self, frame: _Frame, out: list[Child]) -> None:
-        """SOUND: every legal move but those that only permute columns no deal reaches again."""
+    def _sound_moves(self, frame: _Frame, out: list[Child], undo: int) -> None:
+        """SOUND: every legal move but those that only permute columns no deal reaches again,
+        and ``undo``, the card move that gives the parent back (a negative code: none)."""
         state, score, infos, scores, by_rank, _, empty_all, open_ranks = frame
         stock = state[1]
+        undo_src = undo >> 8  # -1 when there is none
         # Columns no deal reaches again are interchangeable (see ``canonical_key``): one of them.
         late = [index for index in empty_all if index >= stock][:1]
         empties = [index for index in empty_all if index < stock] + late
@@ -309,6 +318,9 @@ class Solver(Heuristic):
                     targets = targets + [
                         dst for dst in empties if not (whole_late and dst >= stock)
                     ]
+                if src == undo_src and piece[0] == undo & 15:
+                    undo_dst = (undo >> 4) & 15
+                    targets = [dst for dst in targets if dst != undo_dst]
                 if targets:
                     self._add_moves(state, moved_base, src, piece, targets, scores, out)
 
