@@ -59,7 +59,6 @@ class ColumnScores(dict[tuple[tuple[int, ...], int], float]):
     def __init__(self, weights: ColumnWeights) -> None:
         super().__init__()
         self.weights = weights
-        self.suited, self.linked, self.breaks, self.cover, self.covered_breaks = weights
 
     def __missing__(self, key: tuple[tuple[int, ...], int]) -> float:
         column, down = key
