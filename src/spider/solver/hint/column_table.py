@@ -21,7 +21,12 @@ import threading
 from typing import Final, final
 
 from spider.rules import RUN_LENGTH, UNKNOWN, completes_run
-from spider.solver.hint.evaluation import ColumnScores, column_reveal_facts, score_pair
+from spider.solver.hint.evaluation import (
+    ColumnScores,
+    ColumnWeights,
+    column_reveal_facts,
+    score_pair,
+)
 from spider.solver.hint.pruned_moves import Info, column_info, useful_packed_moves
 
 __all__ = [
@@ -151,7 +156,7 @@ class ColumnTable:
         weights = scores.weights
         by_id = self._scores.get(weights)
         if by_id is None:
-            by_id = self._scores[weights] = IdScores(self, scores)
+            by_id = self._scores[weights] = IdScores(self, weights)
         return by_id
 
 
@@ -160,16 +165,15 @@ class IdScores:
     """Column scores in a list by ``2 * id + covered`` (:meth:`ColumnTable.scores_for`): read by
     index, where the lookahead reads four per position it generates."""
 
-    def __init__(self, table: ColumnTable, scores: ColumnScores) -> None:
+    def __init__(self, table: ColumnTable, weights: ColumnWeights) -> None:
         self.table = table
-        self.scores = scores
-        self.weights = scores.weights
+        self.weights = weights
         self.values: list[float] = []
         self._lock = threading.Lock()  # searches in several threads may share it
 
     def current(self) -> list[float]:
         """:attr:`values`, once it holds the scores of every column of the table (it is
-        extended here; the scores are those of the :class:`~.evaluation.ColumnScores`)."""
+        extended here; the scores are :func:`~.evaluation.score_pair`'s under :attr:`weights`)."""
         values, table, weights = self.values, self.table, self.weights
         if len(values) < 2 * len(table.cards):
             with self._lock:

@@ -75,10 +75,6 @@ class ColumnScores(dict[tuple[tuple[int, ...], int], float]):
         depends on the variant."""
         return self[column, down]
 
-    def both(self, column: tuple[int, ...]) -> tuple[float, float]:
-        """:meth:`score` of ``column`` with no face-down card under it, and with some."""
-        return score_pair(self.weights, column)
-
 
 def score_pair(weights: ColumnWeights, column: tuple[int, ...]) -> tuple[float, float]:
     """:meth:`ColumnScores.score` of ``column`` under ``weights``, with no face-down card under
